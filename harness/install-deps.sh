@@ -1,0 +1,30 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Install the Debian packages the build, the guest and the tests need.
+# Runs apt-get only when something is missing, so a warm machine pays nothing.
+set -eu
+
+PKGS="linux-source-6.12 xz-utils gcc make bc bison flex libelf-dev libssl-dev
+cpio qemu-system-x86 busybox-static acpica-tools ccache python3 perl kmod
+rsync patch"
+
+missing=
+for p in $PKGS; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+echo "install-deps: installing:$missing"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps: missing packages and not root; install them with:" >&2
+	echo "  apt-get install --no-install-recommends$missing" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null
+# shellcheck disable=SC2086
+apt-get install -y -q --no-install-recommends $missing >/dev/null
+echo "install-deps: done"
