@@ -16,10 +16,18 @@ if [ -z "$base" ]; then
 	fi
 fi
 mkdir -p "$top/$(dirname "$path")"
-diff -u --label "a/$path" --label "b/$path" "$base" "$edited" >"$top/$path.patch" && {
-	echo "mkpatch: $path: no difference" >&2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/a/$(dirname "$path")" "$tmp/b/$(dirname "$path")"
+cp "$base" "$tmp/a/$path"
+cp "$edited" "$tmp/b/$path"
+rc=0
+(cd "$tmp" && git diff --no-index --no-prefix "a/$path" "b/$path") \
+	>"$top/$path.patch" || rc=$?
+case $rc in
+0)	echo "mkpatch: $path: no difference" >&2
 	rm -f "$top/$path.patch"
-	exit 1
-}
-[ $? -eq 1 ] || true
-echo "mkpatch: wrote $path.patch"
+	exit 1 ;;
+1)	echo "mkpatch: wrote $path.patch" ;;
+*)	exit "$rc" ;;
+esac
