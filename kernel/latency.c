@@ -47,6 +47,7 @@
 #include <linux/string.h>
 #include <linux/stringhash.h>
 #include <linux/sysfs.h>
+#include <kunit/static_stub.h>
 #include <kunit/visibility.h>
 
 #include "latency_internal.h"
@@ -264,6 +265,19 @@ static void latency_notify_workfn(struct work_struct *work)
 				    notify_work));
 }
 
+/*
+ * The registry's only allocation.  KUnit replaces it to inject failures;
+ * failslab reaches it too.
+ */
+VISIBLE_IF_KUNIT struct latency_constraint *latency_alloc(size_t len)
+{
+	struct latency_constraint *c;
+
+	KUNIT_STATIC_STUB_REDIRECT(latency_alloc, len);
+	return kzalloc(struct_size(c, identifier, len + 1), GFP_KERNEL);
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_alloc);
+
 /**
  * latency_registry_set - add or change a constraint of a registry
  * @r: the registry
@@ -302,7 +316,7 @@ int latency_registry_set(struct latency_registry *r, const char *identifier,
 		spin_unlock_irqrestore(&r->lock, flags);
 
 		/* Unknown name: allocate outside the lock, then look again. */
-		new = kzalloc(struct_size(new, identifier, len + 1), GFP_KERNEL);
+		new = latency_alloc(len);
 		if (!new)
 			return -ENOMEM;
 		memcpy(new->identifier, identifier, len + 1);

@@ -84,6 +84,9 @@ void latency_registry_sync(struct latency_registry *r);
 void latency_registry_flush(struct latency_registry *r);
 int latency_registry_get(struct latency_registry *r, const char *identifier);
 unsigned int latency_registry_check(struct latency_registry *r);
+#if IS_ENABLED(CONFIG_KUNIT)
+struct latency_constraint *latency_alloc(size_t len);
+#endif
 void latency_registry_show(struct latency_registry *r, struct seq_file *m);
 
 static inline int latency_registry_value(struct latency_registry *r)

@@ -11,7 +11,12 @@
  * Cases named *_seed_* fail on the 2006 code: each names the defect.
  */
 
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/hrtimer.h>
+#include <linux/kthread.h>
 #include <linux/latency.h>
 #include <linux/limits.h>
 #include <linux/random.h>
@@ -514,6 +519,168 @@ static void latency_random_ops_consistent(struct kunit *test)
 			latency_registry_value(r));
 }
 
+static struct latency_constraint *latency_test_alloc_fails(size_t len)
+{
+	return NULL;
+}
+
+static void latency_set_alloc_failure_changes_nothing(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "a", 300, NULL), 0);
+	kunit_activate_static_stub(test, latency_alloc,
+				   latency_test_alloc_fails);
+	/* A new name needs memory: the caller is told, nothing changes. */
+	KUNIT_EXPECT_EQ(test, latency_registry_set(r, "b", 100, NULL),
+			-ENOMEM);
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "b"), -ENOENT);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 300);
+	KUNIT_EXPECT_EQ(test, r->count, 1U);
+	/* An existing name needs none, so it still works. */
+	KUNIT_EXPECT_EQ(test, latency_registry_set(r, "a", 200, NULL), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 200);
+	kunit_deactivate_static_stub(test, latency_alloc);
+	KUNIT_EXPECT_EQ(test, latency_registry_set(r, "b", 100, NULL), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
+	KUNIT_EXPECT_EQ(test, ctx(test)->calls, 3);
+}
+
+/*
+ * Stress: one thread per CPU doing random set/modify/remove/query on a
+ * shared set of names, and an hrtimer doing modify/remove from hard
+ * interrupt context, for a fixed number of operations.
+ */
+#define STRESS_NAMES	16
+#define STRESS_OPS	20000
+
+struct latency_stress {
+	struct latency_registry *r;
+	struct hrtimer timer;
+	atomic_t ops;
+	atomic_t irq_ops;
+	atomic_t bad;
+	atomic_t running;
+	struct completion done;
+	bool stop;
+};
+
+static const char * const stress_names[STRESS_NAMES] = {
+	"s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7",
+	"s8", "s9", "s10", "s11", "s12", "s13", "s14", "s15",
+};
+
+static enum hrtimer_restart latency_stress_timer(struct hrtimer *t)
+{
+	struct latency_stress *st = container_of(t, struct latency_stress,
+						 timer);
+	const char *name = stress_names[get_random_u32_below(STRESS_NAMES)];
+	int ret;
+
+	if (get_random_u32_below(4))
+		ret = latency_registry_modify(st->r, name,
+					      get_random_u32_below(2000));
+	else
+		ret = latency_registry_remove(st->r, name);
+	if (ret && ret != -ENOENT)
+		atomic_inc(&st->bad);
+	atomic_inc(&st->irq_ops);
+	if (READ_ONCE(st->stop))
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(t, ns_to_ktime(50 * NSEC_PER_USEC));
+	return HRTIMER_RESTART;
+}
+
+static int latency_stress_thread(void *data)
+{
+	struct latency_stress *st = data;
+	int i, v, ret = 0;
+
+	for (i = 0; i < STRESS_OPS; i++) {
+		const char *name = stress_names[get_random_u32_below(STRESS_NAMES)];
+
+		switch (get_random_u32_below(4)) {
+		case 0:
+			ret = latency_registry_set(st->r, name,
+						   get_random_u32_below(2000),
+						   NULL);
+			break;
+		case 1:
+			ret = latency_registry_modify(st->r, name,
+						      get_random_u32_below(2000));
+			break;
+		case 2:
+			ret = latency_registry_remove(st->r, name);
+			break;
+		default:
+			v = latency_registry_value(st->r);
+			ret = v < 0 || v > INFINITE_LATENCY ? -ERANGE : 0;
+		}
+		if (ret && ret != -ENOENT)
+			atomic_inc(&st->bad);
+		atomic_inc(&st->ops);
+		if (!(i % 256))
+			cond_resched();
+	}
+	if (atomic_dec_and_test(&st->running))
+		complete(&st->done);
+	return 0;
+}
+
+static void latency_stress_concurrent(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+	struct task_struct **threads;
+	struct latency_stress *st;
+	unsigned int inconsistent;
+	int cpu, n = 0, i;
+
+	st = kunit_kzalloc(test, sizeof(*st), GFP_KERNEL);
+	threads = kunit_kcalloc(test, nr_cpu_ids, sizeof(*threads), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	KUNIT_ASSERT_NOT_NULL(test, threads);
+	st->r = r;
+	init_completion(&st->done);
+
+	for_each_online_cpu(cpu) {
+		threads[n] = kthread_create_on_cpu(latency_stress_thread, st, cpu,
+						   "latency_stress/%u");
+		if (IS_ERR(threads[n]))
+			break;
+		get_task_struct(threads[n]);
+		n++;
+	}
+	KUNIT_ASSERT_GT(test, n, 0);
+	atomic_set(&st->running, n);
+
+	hrtimer_init(&st->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	st->timer.function = latency_stress_timer;
+	hrtimer_start(&st->timer, ns_to_ktime(50 * NSEC_PER_USEC), HRTIMER_MODE_REL_HARD);
+	for (i = 0; i < n; i++)
+		wake_up_process(threads[i]);
+	wait_for_completion(&st->done);
+	for (i = 0; i < n; i++)
+		kthread_stop_put(threads[i]);
+	WRITE_ONCE(st->stop, true);
+	hrtimer_cancel(&st->timer);
+	latency_registry_flush(r);
+
+	inconsistent = latency_registry_check(r);
+	kunit_info(test, "%d threads: %d operations, %d from hard irq, %u inconsistencies, %d errors\n",
+		   n, atomic_read(&st->ops), atomic_read(&st->irq_ops),
+		   inconsistent, atomic_read(&st->bad));
+	KUNIT_EXPECT_GT(test, n, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->ops), n * STRESS_OPS);
+	KUNIT_EXPECT_GT(test, atomic_read(&st->irq_ops), 0);
+	KUNIT_EXPECT_EQ(test, inconsistent, 0U);
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->bad), 0);
+	KUNIT_EXPECT_LE(test, r->count, (unsigned int)STRESS_NAMES);
+	/* The last notification carried the final value. */
+	KUNIT_EXPECT_EQ(test, ctx(test)->last == -1 ?
+			INFINITE_LATENCY : ctx(test)->last,
+			latency_registry_value(r));
+}
+
 /* The exported API on the system registry. */
 
 static void latency_system_set_modify_remove(struct kunit *test)
@@ -595,6 +762,8 @@ static struct kunit_case latency_test_cases[] = {
 	KUNIT_CASE(latency_listing_format),
 	KUNIT_CASE(latency_listing_user_holder),
 	KUNIT_CASE(latency_random_ops_consistent),
+	KUNIT_CASE(latency_set_alloc_failure_changes_nothing),
+	KUNIT_CASE_SLOW(latency_stress_concurrent),
 	KUNIT_CASE(latency_system_set_modify_remove),
 	KUNIT_CASE(latency_system_ipw2100_life_cycle),
 	KUNIT_CASE(latency_system_notifier),
