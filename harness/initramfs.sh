@@ -17,6 +17,7 @@ rm -rf "$root"
 mkdir -p "$root/bin" "$root/sbin" "$root/proc" "$root/sys" "$root/dev" \
 	"$root/tmp" "$root/selftests" "$root/demo.d" "$root/etc"
 cp /bin/busybox "$root/bin/busybox"
+ln -s busybox "$root/bin/sh"
 cp "$top/harness/guest/init" "$root/init"
 echo "root:x:0:0:root:/:/bin/sh" >"$root/etc/passwd"
 echo "nobody:x:65534:65534:nobody:/:/bin/false" >>"$root/etc/passwd"
