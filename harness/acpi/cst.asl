@@ -17,7 +17,8 @@
  * kernel declares the TSC unstable and switches to hpet: expected.
  *
  * One Scope per vCPU of "-smp 2"; a CPU that QEMU did not declare must not
- * be named here.
+ * be named here: a Scope (\_SB.CPUS.C002) still lets the table load, but
+ * logs "ACPI BIOS Error (bug): Could not resolve symbol [\_SB.CPUS.C002]".
  */
 DefinitionBlock ("", "SSDT", 2, "LATNCY", "ACPICST", 0x00000001)
 {
