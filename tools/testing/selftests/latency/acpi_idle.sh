@@ -1,0 +1,206 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# ACPI processor idle honours the latency constraint held through
+# /dev/acceptable_latency, under each cpuidle governor (ladder, menu, teo):
+# over an idle window, the usage counter of every state deeper than the
+# constraint stays still on every CPU while it is held, and moves again once
+# it is released; /proc/acpi/processor/*/power shows the held value and
+# keeps the 2.6.18 format.
+#
+# Needs acpi_idle as the cpuidle driver with a state deeper than $HOLD us
+# (harness/acpi/cst.asl gives C3 = 200 us) and more than one CPU.
+
+HOLD=150		# usecs: between C2 (20) and C3 (200) of cst.asl
+IDLE=2			# seconds of idle per observation
+CPUIDLE=/sys/devices/system/cpu/cpuidle
+DEV=/dev/acceptable_latency
+GOVERNORS="ladder menu teo"
+NTESTS=18
+
+n=0
+ok()   { n=$((n + 1)); echo "ok $n - $*"; }
+nok()  { n=$((n + 1)); echo "not ok $n - $*"; }
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+check() {	# check CONDITION_STATUS DESCRIPTION
+	if [ "$1" -eq 0 ]; then ok "$2"; else nok "$2"; fi
+}
+skip_rest() {	# skip_rest REASON: skip every remaining test and exit
+	while [ "$n" -lt "$NTESTS" ]; do
+		skip "remaining test" "$1"
+	done
+	exit 0
+}
+
+echo "TAP version 13"
+echo "1..$NTESTS"
+
+cpus() {
+	for c in /sys/devices/system/cpu/cpu[0-9]*; do
+		[ -d "$c/cpuidle" ] && echo "${c##*/cpu}"
+	done
+}
+
+# States of CPU 0 deeper than $HOLD, by cpuidle index.
+deep_states() {
+	for s in /sys/devices/system/cpu/cpu0/cpuidle/state*; do
+		[ "$(cat "$s/latency")" -gt "$HOLD" ] && echo "${s##*/state}"
+	done
+}
+
+# One word per (CPU, deep state): cpu:state:usage
+snapshot() {
+	for c in $(cpus); do
+		for s in $DEEP; do
+			echo "$c:$s:$(cat /sys/devices/system/cpu/cpu"$c"/cpuidle/state"$s"/usage)"
+		done
+	done
+}
+
+# Words of "$2" (after) whose usage differs from "$1" (before), on one line.
+moved() {
+	for a in $2; do
+		case " $1 " in
+		*" $a "*) ;;
+		*) printf '%s ' "$a" ;;
+		esac
+	done
+}
+
+idle_window() {
+	before=$(snapshot | tr '\n' ' ')
+	sleep "$IDLE"
+	after=$(snapshot | tr '\n' ' ')
+}
+
+system_value() {
+	sed -n 's/^# system \([0-9]*\).*/\1/p' /proc/latency_constraints
+}
+
+power_latencies() {	# values of "maximum allowed latency" in every power file
+	cat /proc/acpi/processor/*/power 2>/dev/null |
+		sed -n 's/^maximum allowed latency: \([0-9]*\) usec$/\1/p' | sort -u
+}
+
+# 1
+driver=$(cat $CPUIDLE/current_driver 2>/dev/null)
+if [ "$driver" != acpi_idle ]; then
+	nok "acpi_idle is the cpuidle driver (found '${driver:-none}')"
+	skip_rest "acpi_idle is not the cpuidle driver"
+fi
+ok "acpi_idle is the cpuidle driver"
+
+# 2
+ncpu=$(cpus | wc -l)
+nproc_dirs=0
+for f in /proc/acpi/processor/*/power; do
+	[ -f "$f" ] && nproc_dirs=$((nproc_dirs + 1))
+done
+[ "$ncpu" -ge 1 ] && [ "$nproc_dirs" -eq "$ncpu" ]
+check $? "/proc/acpi/processor has one power file per CPU ($nproc_dirs for $ncpu CPUs)"
+
+# 3: format, line by line
+bad=
+for f in /proc/acpi/processor/*/power; do
+	[ -f "$f" ] || { bad="$bad $f:missing"; continue; }
+	i=0
+	while IFS= read -r line; do
+		i=$((i + 1))
+		case $i in
+		1) re='^active state:            C[0-9]+$' ;;
+		2) re='^max_cstate:              C[0-9]+$' ;;
+		3) re='^bus master activity:     [0-9a-f]{8}$' ;;
+		4) re='^maximum allowed latency: [0-9]+ usec$' ;;
+		5) re='^states:$' ;;
+		*) re='^   [ *]C[0-9]+:                  (<not supported>|type\[(C[123]|--)\] promotion\[(C[0-9]+|--)\] demotion\[(C[0-9]+|--)\] latency\[[0-9]{3,}\] usage\[[0-9]{8,}\] duration\[[0-9]{20,}\])$' ;;
+		esac
+		echo "$line" | grep -Eq "$re" || bad="$bad $f:$i"
+	done <"$f"
+	[ "$i" -ge 6 ] || bad="$bad $f:short($i)"
+done
+[ -z "$bad" ]
+check $? "power files have the 2.6.18 format${bad:+ (bad lines:$bad)}"
+
+# 4: the state lines are the cpuidle states of that CPU, in order
+want=$(for s in /sys/devices/system/cpu/cpu0/cpuidle/state*; do
+	[ "$(cat "$s/name")" = POLL ] || printf '%03d\n' "$(cat "$s/latency")"
+done | tr '\n' ' ')
+bad=
+for f in /proc/acpi/processor/*/power; do
+	got=$(sed -n 's/.*latency\[\([0-9]*\)\].*/\1/p' "$f" | tr '\n' ' ')
+	[ "$got" = "$want" ] || bad="$bad ${f%/power}:[$got]"
+done
+[ -z "$bad" ]
+check $? "power state latencies match cpuidle [$want]${bad:+ (got$bad)}"
+
+DEEP=$(deep_states | tr '\n' ' ')
+if [ -z "$DEEP" ]; then
+	skip_rest "no idle state deeper than $HOLD us (is harness/acpi/cst.asl loaded?)"
+fi
+if [ "$ncpu" -lt 2 ]; then
+	skip_rest "needs 2 CPUs, found $ncpu"
+fi
+if [ ! -c "$DEV" ]; then
+	skip_rest "$DEV missing"
+fi
+if ! [ -w $CPUIDLE/current_governor ]; then
+	skip_rest "$CPUIDLE/current_governor is not writable"
+fi
+echo "# deep states (latency > $HOLD us): $DEEP; CPUs: $(cpus | tr '\n' ' ')"
+orig_gov=$(cat $CPUIDLE/current_governor)
+
+first=1
+for gov in $GOVERNORS; do
+	if ! echo "$gov" >$CPUIDLE/current_governor 2>/dev/null ||
+	   [ "$(cat $CPUIDLE/current_governor)" != "$gov" ]; then
+		skip "$gov: selected" "governor $gov not available"
+		skip "$gov: deep states used without a constraint" "no $gov"
+		skip "$gov: no deep state entered while $HOLD us is held" "no $gov"
+		skip "$gov: deep states used again after release" "no $gov"
+		if [ $first -eq 1 ]; then
+			skip "power files show the held constraint" "no $gov"
+			skip "power files show the system value after release" "no $gov"
+			first=0
+		fi
+		continue
+	fi
+	ok "$gov: selected"
+
+	idle_window
+	m=$(moved "$before" "$after")
+	[ -n "$m" ]
+	check $? "$gov: deep states used without a constraint${m:+ (}$m${m:+)}"
+
+	exec 3>"$DEV"
+	echo "$HOLD" >&3
+	# A CPU woken by the notifier may count its last deep stay just after
+	# the write returns; observe from a fresh start.
+	sleep 1
+	if [ $first -eq 1 ]; then
+		sys=$(system_value)
+		pl=$(power_latencies | tr '\n' ' ')
+		[ "$pl" = "$HOLD " ] && [ "$sys" = "$HOLD" ]
+		check $? "power files show the held constraint (power: $pl; system: $sys)"
+	fi
+	idle_window
+	m=$(moved "$before" "$after")
+	[ -z "$m" ]
+	check $? "$gov: no deep state entered while $HOLD us is held${m:+ (moved: }$m${m:+)}"
+
+	exec 3>&-
+	sleep 1
+	if [ $first -eq 1 ]; then
+		sys=$(system_value)
+		pl=$(power_latencies | tr '\n' ' ')
+		[ -n "$sys" ] && [ "$sys" != "$HOLD" ] && [ "$pl" = "$sys " ]
+		check $? "power files show the system value after release (power: $pl; system: $sys)"
+		first=0
+	fi
+	idle_window
+	m=$(moved "$before" "$after")
+	[ -n "$m" ]
+	check $? "$gov: deep states used again after release${m:+ (}$m${m:+)}"
+done
+
+echo "$orig_gov" >$CPUIDLE/current_governor 2>/dev/null
+exit 0
