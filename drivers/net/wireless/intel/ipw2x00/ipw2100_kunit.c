@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests for the latency constraint of the ipw2100 driver.
+ *
+ * Each adapter holds a constraint of its own, "ipw2100:<PCI device name>":
+ * 175 usec while it is up, INFINITE_LATENCY while it is down, nothing once
+ * it is removed.  The cases drive the driver's helpers with fake adapters
+ * (a zeroed struct ipw2100_priv; no hardware) and check the system value
+ * after every step.
+ *
+ * The system value also includes the built-in "kernel" holder and any other
+ * holder present when a case starts, so every check is made against the
+ * value read at the start of the case.  The fake bus names cannot be PCI
+ * device names, so a real adapter's constraint is never touched, and the
+ * exit handler removes whatever a failed case left behind.
+ */
+#include <kunit/test.h>
+
+#include <linux/latency.h>
+#include <linux/string.h>
+
+#include "ipw2100.h"
+
+#define IPW2100_TEST_USECS	175
+
+struct ipw2100_latency_test {
+	struct ipw2100_priv *a;
+	struct ipw2100_priv *b;
+	int baseline;
+};
+
+static int ipw2100_latency_test_init(struct kunit *test)
+{
+	struct ipw2100_latency_test *ctx;
+
+	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	ctx->a = kunit_kzalloc(test, sizeof(*ctx->a), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->a);
+	ctx->b = kunit_kzalloc(test, sizeof(*ctx->b), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->b);
+	test->priv = ctx;
+
+	ctx->baseline = system_latency_constraint();
+	if (ctx->baseline <= IPW2100_TEST_USECS)
+		kunit_skip(test, "system constraint already %d usec", ctx->baseline);
+	return 0;
+}
+
+static void ipw2100_latency_test_exit(struct kunit *test)
+{
+	struct ipw2100_latency_test *ctx = test->priv;
+
+	if (!ctx)
+		return;
+	/* No-ops unless a case failed half-way. */
+	ipw2100_latency_exit(ctx->a);
+	ipw2100_latency_exit(ctx->b);
+}
+
+/* Probe adds a relaxed constraint under the adapter's own name. */
+static void ipw2100_latency_init_relaxed(struct kunit *test)
+{
+	struct ipw2100_latency_test *ctx = test->priv;
+
+	KUNIT_ASSERT_EQ(test, ipw2100_latency_init(ctx->a, "kunit-a"), 0);
+	KUNIT_EXPECT_STREQ(test, ctx->a->latency_id, "ipw2100:kunit-a");
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), ctx->baseline);
+	/* It is in the registry: modifying it works. */
+	KUNIT_EXPECT_EQ(test, modify_acceptable_latency("ipw2100:kunit-a",
+							INFINITE_LATENCY), 0);
+
+	ipw2100_latency_exit(ctx->a);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), ctx->baseline);
+}
+
+/* Up holds 175 usec, down relaxes it to the previous system value. */
+static void ipw2100_latency_up_down_one_adapter(struct kunit *test)
+{
+	struct ipw2100_latency_test *ctx = test->priv;
+
+	KUNIT_ASSERT_EQ(test, ipw2100_latency_init(ctx->a, "kunit-a"), 0);
+
+	ipw2100_latency_up(ctx->a);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), IPW2100_TEST_USECS);
+	ipw2100_latency_down(ctx->a);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), ctx->baseline);
+	ipw2100_latency_up(ctx->a);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), IPW2100_TEST_USECS);
+	ipw2100_latency_down(ctx->a);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), ctx->baseline);
+
+	ipw2100_latency_exit(ctx->a);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), ctx->baseline);
+}
+
+/*
+ * Two adapters, up and down interleaved: taking one down must not release
+ * the constraint the other one still holds.
+ */
+static void ipw2100_latency_up_down_two_adapters(struct kunit *test)
+{
+	struct ipw2100_latency_test *ctx = test->priv;
+
+	KUNIT_ASSERT_EQ(test, ipw2100_latency_init(ctx->a, "kunit-a"), 0);
+	KUNIT_ASSERT_EQ(test, ipw2100_latency_init(ctx->b, "kunit-b"), 0);
+	KUNIT_EXPECT_STRNEQ(test, ctx->a->latency_id, ctx->b->latency_id);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), ctx->baseline);
+
+	ipw2100_latency_up(ctx->a);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), IPW2100_TEST_USECS);
+	ipw2100_latency_up(ctx->b);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), IPW2100_TEST_USECS);
+	ipw2100_latency_down(ctx->a);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), IPW2100_TEST_USECS);
+	ipw2100_latency_down(ctx->b);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), ctx->baseline);
+
+	ipw2100_latency_up(ctx->b);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), IPW2100_TEST_USECS);
+	ipw2100_latency_up(ctx->a);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), IPW2100_TEST_USECS);
+	ipw2100_latency_down(ctx->b);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), IPW2100_TEST_USECS);
+	ipw2100_latency_down(ctx->a);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), ctx->baseline);
+
+	ipw2100_latency_exit(ctx->a);
+	ipw2100_latency_exit(ctx->b);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), ctx->baseline);
+}
+
+/* Removing an adapter that is up releases its constraint and its name. */
+static void ipw2100_latency_exit_while_up(struct kunit *test)
+{
+	struct ipw2100_latency_test *ctx = test->priv;
+
+	KUNIT_ASSERT_EQ(test, ipw2100_latency_init(ctx->a, "kunit-a"), 0);
+	KUNIT_ASSERT_EQ(test, ipw2100_latency_init(ctx->b, "kunit-b"), 0);
+	ipw2100_latency_up(ctx->a);
+	ipw2100_latency_up(ctx->b);
+
+	ipw2100_latency_exit(ctx->a);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), IPW2100_TEST_USECS);
+	KUNIT_EXPECT_EQ(test, remove_acceptable_latency("ipw2100:kunit-a"),
+			-ENOENT);
+	ipw2100_latency_down(ctx->b);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), ctx->baseline);
+
+	ipw2100_latency_exit(ctx->b);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), ctx->baseline);
+}
+
+/*
+ * Module exit while both adapters are up: pci_unregister_driver() removes
+ * them one after the other, and nothing of either stays in the registry.
+ */
+static void ipw2100_latency_exit_all_while_up(struct kunit *test)
+{
+	struct ipw2100_latency_test *ctx = test->priv;
+
+	KUNIT_ASSERT_EQ(test, ipw2100_latency_init(ctx->a, "kunit-a"), 0);
+	KUNIT_ASSERT_EQ(test, ipw2100_latency_init(ctx->b, "kunit-b"), 0);
+	ipw2100_latency_up(ctx->a);
+	ipw2100_latency_up(ctx->b);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), IPW2100_TEST_USECS);
+
+	ipw2100_latency_exit(ctx->b);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), IPW2100_TEST_USECS);
+	ipw2100_latency_exit(ctx->a);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), ctx->baseline);
+
+	KUNIT_EXPECT_EQ(test, remove_acceptable_latency("ipw2100:kunit-a"),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, remove_acceptable_latency("ipw2100:kunit-b"),
+			-ENOENT);
+}
+
+/* A name that does not fit fails the probe and registers nothing. */
+static void ipw2100_latency_init_name_too_long(struct kunit *test)
+{
+	struct ipw2100_latency_test *ctx = test->priv;
+	char bus_id[LATENCY_ID_MAX + 1];
+
+	memset(bus_id, 'x', sizeof(bus_id) - 1);
+	bus_id[sizeof(bus_id) - 1] = '\0';
+
+	KUNIT_EXPECT_EQ(test, ipw2100_latency_init(ctx->a, bus_id),
+			-ENAMETOOLONG);
+	KUNIT_EXPECT_STREQ(test, ctx->a->latency_id, "");
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), ctx->baseline);
+
+	/* The probe error path calls it: it must do nothing. */
+	ipw2100_latency_exit(ctx->a);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), ctx->baseline);
+}
+
+static struct kunit_case ipw2100_latency_test_cases[] = {
+	KUNIT_CASE(ipw2100_latency_init_relaxed),
+	KUNIT_CASE(ipw2100_latency_up_down_one_adapter),
+	KUNIT_CASE(ipw2100_latency_up_down_two_adapters),
+	KUNIT_CASE(ipw2100_latency_exit_while_up),
+	KUNIT_CASE(ipw2100_latency_exit_all_while_up),
+	KUNIT_CASE(ipw2100_latency_init_name_too_long),
+	{}
+};
+
+static struct kunit_suite ipw2100_latency_test_suite = {
+	.name = "ipw2100_latency",
+	.init = ipw2100_latency_test_init,
+	.exit = ipw2100_latency_test_exit,
+	.test_cases = ipw2100_latency_test_cases,
+};
+
+kunit_test_suite(ipw2100_latency_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the ipw2100 latency constraint");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Demo: ipw2100 holds one latency constraint per adapter, none per module.
+# Sourced by the demo runner (busybox sh); prints a short story.
+
+ipw_registry() {
+	if [ -r /proc/latency_constraints ]; then
+		cat /proc/latency_constraints
+	elif [ -e /dev/acceptable_latency ]; then
+		echo "system $(cat /dev/acceptable_latency 2>/dev/null)"
+	fi
+}
+
+echo "--- ipw2100: a 175 usec constraint per adapter, only while it is up"
+if [ -z "$(find "/lib/modules/$(uname -r)" -name 'ipw2100.ko*' 2>/dev/null)" ]; then
+	echo "ipw2100 is not built as a module; nothing to show"
+else
+	ipw_before=$(ipw_registry)
+	modprobe ipw2100 2>&1 | head -n 2
+	echo "loaded ipw2100 (no adapter here, so no probe):"
+	ipw_registry | sed 's/^/  /'
+	rmmod ipw2100
+	if [ "$(ipw_registry)" = "$ipw_before" ]; then
+		echo "unloaded: registry unchanged, nothing named ipw2100 was left"
+	else
+		echo "unloaded: REGISTRY CHANGED"
+	fi
+	echo "with an adapter it holds ipw2100:<PCI name>: 175 usec while up,"
+	echo "relaxed when down, removed on unplug. KUnit, two fake adapters:"
+	if [ -n "$(find "/lib/modules/$(uname -r)" -name 'ipw2100_kunit.ko*' 2>/dev/null)" ]; then
+		ipw_lvl=$(awk '{ print $1 }' /proc/sys/kernel/printk)
+		echo 1 >/proc/sys/kernel/printk
+		modprobe ipw2100_kunit
+		echo "$ipw_lvl" >/proc/sys/kernel/printk
+		dmesg | grep '# ipw2100_latency: pass:' | tail -n 1 |
+			sed 's/^\[[^]]*\] *//; s/^/  /'
+		rmmod ipw2100_kunit
+		rmmod ipw2100
+		unset ipw_lvl
+	else
+		echo "  (CONFIG_IPW2100_KUNIT_TEST is not m)"
+	fi
+	unset ipw_before
+fi
+unset -f ipw_registry

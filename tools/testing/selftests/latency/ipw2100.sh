@@ -1,0 +1,158 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# ipw2100 and the latency registry, without the hardware.
+#
+# Loading and unloading ipw2100 with no adapter present (probe never runs)
+# must leave the latency registry exactly as it was: the driver holds a
+# constraint per adapter, never one per module.  Then, when it is built as
+# a module, load the KUnit suite ipw2100_latency (fake adapters driving the
+# driver's hold logic) and report each of its cases as a TAP line.
+#
+# Output: TAP version 13; the plan comes last because the number of KUnit
+# cases is only known once the suite has run.
+
+SUITE=ipw2100_latency
+n=0
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $*"
+}
+
+not_ok() {
+	n=$((n + 1))
+	echo "not ok $n - $*"
+}
+
+skip() {
+	n=$((n + 1))
+	echo "ok $n - $1 # SKIP $2"
+}
+
+# check DESC CMD...: ok when CMD succeeds
+check() {
+	desc=$1
+	shift
+	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+}
+
+# Print what the registry holds: the full list if the kernel has it,
+# else the system value.  Fails when neither interface exists.
+registry() {
+	if [ -r /proc/latency_constraints ]; then
+		cat /proc/latency_constraints
+	elif [ -e /dev/acceptable_latency ]; then
+		cat /dev/acceptable_latency 2>/dev/null ||
+			{ exec 4<>/dev/acceptable_latency && read -r v <&4 &&
+			  exec 4<&- && echo "system $v"; }
+	else
+		return 1
+	fi
+}
+
+registry_unchanged() {
+	[ "$(registry)" = "$before" ]
+}
+
+# Run a command with the console quiet, so that the KTAP lines a KUnit
+# module prints are not mixed into our TAP output on a serial console.
+quiet_console() {
+	saved=$(awk '{ print $1 }' /proc/sys/kernel/printk 2>/dev/null)
+	[ -n "$saved" ] && echo 1 >/proc/sys/kernel/printk
+	"$@"
+	rc=$?
+	[ -n "$saved" ] && echo "$saved" >/proc/sys/kernel/printk
+	return $rc
+}
+
+# Print the last KTAP block of the suite, from "# Subtest:" to its result.
+kunit_results() {
+	r=/sys/kernel/debug/kunit/$SUITE/results
+	if [ -r "$r" ]; then
+		cat "$r"
+	else
+		dmesg | sed 's/^\[[^]]*\] \{0,1\}//'
+	fi | awk -v s="$SUITE" '
+		$0 ~ "^    # Subtest: " s "$" { buf = ""; on = 1 }
+		on { buf = buf $0 "\n" }
+		on && $0 ~ "^(not )?ok [0-9]+ " s "( |$)" { last = buf; on = 0 }
+		END { printf "%s", last }'
+}
+
+suite_passed() {
+	echo "$results" | grep -q "^ok [0-9]* $SUITE\( \|$\)"
+}
+
+echo "TAP version 13"
+
+# has_module NAME: NAME.ko is installed for the running kernel
+has_module() {
+	[ -n "$(find "/lib/modules/$(uname -r)" -name "$1.ko*" 2>/dev/null)" ]
+}
+
+if ! has_module ipw2100; then
+	echo "1..1"
+	echo "ok 1 - ipw2100 # SKIP ipw2100 is not built as a module"
+	exit 0
+fi
+
+before=$(registry)
+have_registry=$?
+
+# A previous run, or the guest's boot, may have loaded it already.
+rmmod ipw2100_kunit 2>/dev/null
+rmmod ipw2100 2>/dev/null
+
+check "modprobe ipw2100 with no adapter" modprobe ipw2100
+if [ $have_registry -eq 0 ]; then
+	check "registry unchanged after load" registry_unchanged
+else
+	skip "registry unchanged after load" \
+		"no /proc/latency_constraints nor /dev/acceptable_latency"
+fi
+
+check "rmmod ipw2100" rmmod ipw2100
+if [ $have_registry -eq 0 ]; then
+	check "registry unchanged after unload" registry_unchanged
+else
+	skip "registry unchanged after unload" \
+		"no /proc/latency_constraints nor /dev/acceptable_latency"
+fi
+
+if ! has_module ipw2100_kunit; then
+	skip "KUnit suite $SUITE" "CONFIG_IPW2100_KUNIT_TEST is not m"
+	echo "1..$n"
+	exit 0
+fi
+
+check "modprobe ipw2100_kunit" quiet_console modprobe ipw2100_kunit
+
+results=$(kunit_results)
+if [ -z "$results" ]; then
+	not_ok "KUnit suite $SUITE printed no results"
+else
+	# One TAP line per KUnit case: "    ok 3 name # SKIP why".
+	echo "$results" |
+		sed -n 's/^    \(\(not \)\{0,1\}ok\) [0-9]* /\1 /p' \
+		>/tmp/ipw2100_kunit.$$
+	while read -r status rest; do
+		case "$status" in
+		ok)	ok "kunit: $rest" ;;
+		*)	not_ok "kunit: ${rest#ok }" ;;
+		esac
+	done </tmp/ipw2100_kunit.$$
+	rm -f /tmp/ipw2100_kunit.$$
+	check "KUnit suite $SUITE" suite_passed
+fi
+
+rmmod ipw2100_kunit 2>/dev/null
+check "rmmod ipw2100 after the KUnit suite" rmmod ipw2100
+if [ $have_registry -eq 0 ]; then
+	check "registry unchanged after the KUnit suite" registry_unchanged
+else
+	skip "registry unchanged after the KUnit suite" \
+		"no /proc/latency_constraints nor /dev/acceptable_latency"
+fi
+
+echo "1..$n"
