@@ -1,28 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * latency_dev.c: user-space interfaces of the latency-constraint registry
+ * latency_dev.c: user-space interface of the latency-constraint registry
  *
  * A driver states its latency constraint through set_acceptable_latency();
  * a user-space program (an audio server, a measurement tool) has no such
- * call, and needs one exactly as much.  This file gives it two interfaces:
+ * call, and needs one exactly as much.  This file gives it a misc device,
+ * /dev/acceptable_latency.
  *
- * /dev/acceptable_latency - every open for writing is a holder of its own,
- *   named "user:<tgid>:<seq>", registered with no constraint at open time.
- *   A write sets its constraint, and the constraint is held for as long as
- *   the file stays open: close() and the death of the last process that has
- *   it open both end in ->release(), which removes it.  A read returns the
- *   system value as decimal text.  An open for reading only holds nothing.
- *
- * /proc/latency_constraints - who holds what: every holder, kernel or user,
- *   with its value and the pid and command of a user-space holder, and the
- *   resulting system value.  The registry prints it under its own lock.
+ * Every open for writing is a holder of its own, named "user:<tgid>:<seq>"
+ * and registered with no constraint at open time, so that
+ * /proc/latency_constraints names it with the pid and command of its opener
+ * from the start.  A write sets its constraint, which is held for as long
+ * as the file stays open: close() and the death of the last process that
+ * has it open both end in ->release(), which removes it.  A read returns
+ * the system value as decimal text.  An open for reading only holds nothing.
  *
  * Who may hold a constraint is decided by the mode of the device node alone
  * (0600, root), as for /dev/cpu_dma_latency: an administrator can hand the
  * node to a group (a udev rule) without granting any capability.  Nothing
  * a user writes can make the kernel log a line.
  *
- * The formats are described in Documentation/latency.txt and in
+ * The format is described in Documentation/latency.txt and in
  * Documentation/ABI/testing/dev-acceptable_latency.
  */
 
@@ -33,9 +31,7 @@
 #include <linux/kernel.h>
 #include <linux/latency.h>
 #include <linux/miscdevice.h>
-#include <linux/proc_fs.h>
 #include <linux/sched.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -50,16 +46,12 @@
 
 /**
  * struct latency_dev_holder - the constraint held by one open file
- * @tgid: thread group of the process that opened the file
- * @comm: command of the task that opened the file
  * @id: the holder's identifier, "user:<tgid>:<seq>"
  *
- * Owner and identifier are fixed at open time: a write through a file that
+ * Identifier and owner are fixed at open time: a write through a file that
  * was inherited or passed on still changes the opener's holder.
  */
 struct latency_dev_holder {
-	pid_t tgid;
-	char comm[TASK_COMM_LEN];
 	char id[LATENCY_ID_MAX + 1];
 };
 
@@ -132,12 +124,12 @@ static int latency_dev_open(struct inode *inode, struct file *file)
 	if (!h)
 		return -ENOMEM;
 
-	h->tgid = task_tgid_nr(current);
-	get_task_comm(h->comm, current);
-	snprintf(h->id, sizeof(h->id), "user:%d:%lld", h->tgid,
+	snprintf(h->id, sizeof(h->id), "user:%d:%lld", task_tgid_nr(current),
 		 atomic64_inc_return(&latency_dev_seq));
 
-	ret = latency_set_user(h->id, INFINITE_LATENCY, h->tgid, h->comm);
+	/* The registry records current, the opener, as the owner. */
+	ret = latency_registry_set(&latency_system, h->id, INFINITE_LATENCY,
+				   current);
 	if (ret) {
 		kfree(h);
 		return ret;
@@ -175,7 +167,8 @@ static ssize_t latency_dev_write(struct file *file, const char __user *ubuf,
 		return ret;
 	usecs = min(usecs, INFINITE_LATENCY);
 
-	ret = latency_set_user(h->id, usecs, h->tgid, h->comm);
+	/* The holder exists since open: the owner it recorded stays. */
+	ret = latency_registry_set(&latency_system, h->id, usecs, current);
 	if (ret)
 		return ret;
 	return count;
@@ -208,28 +201,14 @@ static struct miscdevice latency_dev = {
 	.mode	= 0600,
 };
 
-static int __maybe_unused latency_constraints_show(struct seq_file *m, void *v)
-{
-	latency_show(m);
-	return 0;
-}
-
 static int __init latency_dev_init(void)
 {
 	int ret;
 
 	ret = misc_register(&latency_dev);
-	if (ret) {
+	if (ret)
 		pr_err("latency: cannot register /dev/acceptable_latency: %d\n",
 		       ret);
-		return ret;
-	}
-
-	if (IS_ENABLED(CONFIG_PROC_FS) &&
-	    !proc_create_single("latency_constraints", 0444, NULL,
-				latency_constraints_show))
-		pr_err("latency: cannot create /proc/latency_constraints\n");
-
-	return 0;
+	return ret;
 }
 device_initcall(latency_dev_init);

@@ -1,26 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * STUB - NOT THE REAL FILE.  kernel/latency_internal.h belongs to the
- * registry (kernel/latency.c); this placeholder only declares the two hooks
- * that kernel/latency_dev.c needs, so that the user branch compiles on its
- * own.  On merge, keep the registry's version of this file and make sure it
- * still provides both declarations below.
+ * STUB - NOT THE REAL FILE.  This header belongs to the registry
+ * (kernel/latency.c).  This placeholder repeats only the two declarations
+ * of it that kernel/latency_dev.c uses, so that the user branch compiles
+ * on its own.  On merge, keep the registry's version.
  */
 
 #ifndef _KERNEL_LATENCY_INTERNAL_H
 #define _KERNEL_LATENCY_INTERNAL_H
 
-#include <linux/types.h>
-
-struct seq_file;
+struct latency_registry;
+struct task_struct;
 
 /*
- * Like set_acceptable_latency(), and records @tgid and @comm as the owner
- * shown by /proc/latency_constraints.  Process context, may sleep.
+ * Like set_acceptable_latency() on @r; a new holder records the tgid and
+ * comm of @owner for /proc/latency_constraints.  Process context.
  */
-int latency_set_user(const char *id, int usecs, pid_t tgid, const char *comm);
+int latency_registry_set(struct latency_registry *r, const char *identifier,
+			 int usecs, struct task_struct *owner);
 
-/* Print the whole /proc/latency_constraints listing under the registry lock. */
-void latency_show(struct seq_file *m);
+/* The registry behind set_acceptable_latency() and friends. */
+extern struct latency_registry latency_system;
 
 #endif /* _KERNEL_LATENCY_INTERNAL_H */
