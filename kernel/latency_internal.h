@@ -1,23 +1,95 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * STUB - NOT THE REAL FILE.  This header belongs to the registry
- * (kernel/latency.c).  This placeholder repeats only the two declarations
- * of it that kernel/latency_dev.c uses, so that the user branch compiles
- * on its own.  On merge, keep the registry's version.
+ * Internals of the latency-constraint registry, shared by kernel/latency.c,
+ * its user-space device and its KUnit suite.  Nothing outside those should
+ * include this file: drivers use <linux/latency.h>.
  */
 
 #ifndef _KERNEL_LATENCY_INTERNAL_H
 #define _KERNEL_LATENCY_INTERNAL_H
 
-struct latency_registry;
-struct task_struct;
+#include <linux/hashtable.h>
+#include <linux/latency.h>
+#include <linux/mutex.h>
+#include <linux/notifier.h>
+#include <linux/rbtree.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
 
-/*
- * Like set_acceptable_latency() on @r; a new holder records the tgid and
- * comm of @owner for /proc/latency_constraints.  Process context.
+struct seq_file;
+
+/**
+ * struct latency_constraint - one named constraint
+ * @hnode: link in &latency_registry.names, hashed by @hash
+ * @rbnode: link in &latency_registry.by_usecs, ordered by @usecs, @identifier
+ * @hash: full_name_hash() of @identifier, compared before the string
+ * @usecs: the constraint, 0..INFINITE_LATENCY
+ * @tgid: thread group of the user-space holder, 0 for a kernel holder
+ * @comm: command of the user-space holder, empty for a kernel holder
+ * @identifier: the holder's name, NUL-terminated
  */
+struct latency_constraint {
+	struct hlist_node hnode;
+	struct rb_node rbnode;
+	u32 hash;
+	int usecs;
+	pid_t tgid;
+	char comm[TASK_COMM_LEN];
+	char identifier[];
+};
+
+#define LATENCY_HASH_BITS	10
+
+/**
+ * struct latency_registry - a set of constraints and its cached minimum
+ * @lock: serialises every writer of @names, @by_usecs, @count and *@value
+ * @names: the constraints, hashed by identifier
+ * @by_usecs: the same constraints sorted; the leftmost sets the minimum
+ * @count: number of constraints held
+ * @value: where the minimum is published for lock-free readers
+ * @own_value: storage for @value of a registry other than the system one
+ * @notifiers: called with the new minimum when it changes
+ * @notify_lock: serialises runs of @notifiers and protects @notified
+ * @notified: the last value given to @notifiers
+ * @notify_work: delivers a change made by modify or remove
+ *
+ * The system registry is the one behind the exported API; KUnit and the
+ * benchmark make private ones so that they never disturb it.
+ */
+struct latency_registry {
+	spinlock_t lock;			/* see the locking rule in latency.c */
+	DECLARE_HASHTABLE(names, LATENCY_HASH_BITS);
+	struct rb_root_cached by_usecs;
+	unsigned int count;
+	int *value;
+	int own_value;
+	struct blocking_notifier_head notifiers;
+	struct mutex notify_lock;	/* serialises notifier runs */
+	int notified;
+	struct work_struct notify_work;
+};
+
+void latency_registry_init(struct latency_registry *r);
+void latency_registry_destroy(struct latency_registry *r);
 int latency_registry_set(struct latency_registry *r, const char *identifier,
 			 int usecs, struct task_struct *owner);
+int latency_registry_modify(struct latency_registry *r,
+			    const char *identifier, int usecs);
+int latency_registry_remove(struct latency_registry *r,
+			    const char *identifier);
+int latency_registry_add_kernel(struct latency_registry *r, int usecs);
+void latency_registry_sync(struct latency_registry *r);
+void latency_registry_flush(struct latency_registry *r);
+int latency_registry_get(struct latency_registry *r, const char *identifier);
+unsigned int latency_registry_check(struct latency_registry *r);
+void latency_registry_show(struct latency_registry *r, struct seq_file *m);
+
+static inline int latency_registry_value(struct latency_registry *r)
+{
+	return READ_ONCE(*r->value);
+}
 
 /* The registry behind set_acceptable_latency() and friends. */
 extern struct latency_registry latency_system;

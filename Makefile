@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The latency-constraint series on Linux 6.12: see README.
+#
+#   make demo    build the patched kernel, boot it in QEMU, show the subsystem
+#   make test    build, boot, run every KUnit case and in-guest test
+#   make kernel  apply the series to build/linux-source-6.12 and build it
+#   make apply   only lay the series over the base tree
+#   make shell   boot the test kernel into an interactive busybox shell
+#   make deps    install the Debian packages the rest needs
+#   make clean   forget the kernel build (keeps the unpacked tree and ccache)
+#   make distclean  remove build/ entirely
+
+.PHONY: all demo test kernel apply shell deps clean distclean
+
+all: demo
+
+demo:
+	@./harness/run.sh demo
+
+test:
+	@./harness/run.sh test
+
+kernel: deps
+	@./harness/kernel.sh
+
+apply: deps
+	@./harness/apply.sh
+
+shell: kernel
+	@./harness/initramfs.sh
+	@./harness/boot.sh shell
+
+deps:
+	@./harness/install-deps.sh
+
+clean:
+	rm -rf build/kbuild* build/initramfs* build/*.log*
+
+distclean:
+	rm -rf build

@@ -1,0 +1,60 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# harness/boot.sh test|demo|shell [LOG]
+# Boot the kernel of build/kbuild with the initramfs in QEMU (x86_64, TCG,
+# 2 CPUs), with the SSDTs of harness/acpi/ giving the CPUs deeper C-states.
+# The console goes to LOG (test) or to the terminal (demo, shell).
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD:-$top/build}
+kbuild=${KBUILD_DIR:-$build/kbuild}
+mode=$1
+log=${2:-$build/$mode-console.log}
+smp=${SMP:-2}
+
+acpi=
+mkdir -p "$build/acpi"
+for asl in "$top"/harness/acpi/*.asl; do
+	[ -f "$asl" ] || continue
+	aml=$build/acpi/$(basename "$asl" .asl).aml
+	if [ ! -f "$aml" ] || [ "$asl" -nt "$aml" ]; then
+		iasl -p "${aml%.aml}" "$asl" >"$build/acpi/iasl.log" 2>&1 || {
+			cat "$build/acpi/iasl.log" >&2
+			exit 1
+		}
+	fi
+	acpi="$acpi -acpitable file=$aml"
+done
+
+append="console=ttyS0 panic=-1 latency_harness=$mode ${KERNEL_ARGS:-}"
+case $mode in
+test)	;;
+*)	append="$append kunit.enable=0 quiet" ;;
+esac
+
+# shellcheck disable=SC2086
+set -- qemu-system-x86_64 -M pc -accel tcg -cpu max -smp "$smp" -m 1G \
+	-nodefaults -nographic -serial stdio -no-reboot \
+	-kernel "$kbuild/arch/x86/boot/bzImage" \
+	-initrd "$build/initramfs.cpio.gz" $acpi -append "$append"
+
+case $mode in
+test)
+	# stdin must be open for -serial stdio, but nothing may be read from it.
+	timeout "${BOOT_TIMEOUT:-1200}" "$@" </dev/null >"$log" 2>&1 || true
+	;;
+shell)
+	exec "$@"
+	;;
+*)
+	timeout "${BOOT_TIMEOUT:-600}" "$@" </dev/null 2>&1 | tee "$log" |
+		grep -v -e '^latency-harness: done' -e 'reboot: Power down' \
+			-e '^SeaBIOS' -e 'Booting from ROM' -e '^iPXE' || true
+	grep -q '^latency-harness: done' "$log" || {
+		echo "boot: the guest did not finish; see $log" >&2
+		exit 1
+	}
+	;;
+esac

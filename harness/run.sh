@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# harness/run.sh test|demo: the two commands of the README.
+#   test: build, boot once, run every KUnit case at boot and every in-guest
+#         test, judge the log; the last line is "N passed, N failed, N skipped".
+#   demo: build, boot, and show the subsystem at work.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD:-$top/build}
+mode=${1:-test}
+t0=$(date +%s)
+
+"$top/harness/install-deps.sh"
+"$top/harness/kernel.sh"
+"$top/harness/initramfs.sh"
+t1=$(date +%s)
+
+case $mode in
+test)
+	log=$build/test-console.log
+	echo "run: booting the test guest (console in $log)"
+	"$top/harness/boot.sh" test "$log"
+	t2=$(date +%s)
+	echo "run: build $((t1 - t0)) s, boot and tests $((t2 - t1)) s"
+	rc=0
+	TREE=$build/linux-source-6.12 python3 "$top/harness/summary.py" "$log" \
+		>"$log.summary" || rc=$?
+	if [ $rc -ne 0 ]; then
+		echo "run: FAILED; the last 40 lines of $log:"
+		tail -n 40 "$log" | sed 's/^/  | /'
+	fi
+	# The closing count stays the last line.
+	cat "$log.summary"
+	exit $rc
+	;;
+demo)
+	"$top/harness/boot.sh" demo
+	;;
+*)
+	echo "usage: $0 test|demo" >&2
+	exit 2
+	;;
+esac

@@ -1,0 +1,752 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * latency.c: explicit system-wide latency-expectation infrastructure
+ *
+ * The purpose of this infrastructure is to allow device drivers to state
+ * the latency constraint they have, and to collect and summarize these
+ * expectations globally.  The accumulated result is then used by power
+ * management and similar users to make decisions that trade latency for
+ * something else.
+ *
+ * An example user of this is CPU idle: each deeper C-state saves more
+ * power but takes longer to leave.  To choose well, the idle code needs to
+ * know how much wake-up latency the system can accept right now.
+ *
+ * An example announcer of latency is an audio driver that knows it will get
+ * an interrupt when the hardware has 200 usec of samples left in its DMA
+ * buffer; such a driver sets a constraint of, say, 150 usec while it plays,
+ * and removes it when it stops.
+ *
+ * Multiple drivers each announce their maximum accepted latency; a string
+ * identifier keeps them apart and names them in /proc/latency_constraints.
+ * The system value is the minimum over all of them, published for lock-free
+ * readers.  Whenever it changes, the latency notifier chain is called from
+ * process context, so that consumers can act on the new value (ACPI idle
+ * wakes every CPU so that none keeps sleeping in a state now too deep).
+ *
+ * Constraints are hashed by identifier and kept in an rbtree sorted by value
+ * with the leftmost node cached: every update is O(log n), reading the
+ * system value is O(1), and an update of an existing constraint never
+ * allocates memory.
+ *
+ * (C) Copyright 2006 Intel Corporation
+ * Author: Arjan van de Ven <arjan@linux.intel.com>
+ */
+
+#define pr_fmt(fmt) "latency: " fmt
+
+#include <linux/bug.h>
+#include <linux/export.h>
+#include <linux/init.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/moduleparam.h>
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/stringhash.h>
+#include <linux/sysfs.h>
+#include <kunit/visibility.h>
+
+#include "latency_internal.h"
+
+/*
+ * The published minimum of the system registry.  Only latency.c writes it,
+ * under latency_system.lock; everybody reads it through
+ * system_latency_constraint().  Statically INFINITE_LATENCY, so that a query
+ * made before any initcall does not forbid every C-state.
+ */
+int __system_latency_constraint = INFINITE_LATENCY;
+EXPORT_SYMBOL_GPL(__system_latency_constraint);
+
+static void latency_notify_workfn(struct work_struct *work);
+
+/*
+ * Locking rule: every change to a registry's constraints, and to the value it
+ * publishes, is made under its ->lock, taken with spin_lock_irqsave() since
+ * modify and remove may be called from interrupt context.  Readers of the
+ * value take no lock.  The notifier chain runs under ->notify_lock, a mutex,
+ * never under ->lock; a notifier must therefore not change a constraint.
+ */
+struct latency_registry latency_system = {
+	.lock = __SPIN_LOCK_UNLOCKED(latency_system.lock),
+	.by_usecs = RB_ROOT_CACHED,
+	.value = &__system_latency_constraint,
+	.own_value = INFINITE_LATENCY,
+	.notifiers = BLOCKING_NOTIFIER_INIT(latency_system.notifiers),
+	.notify_lock = __MUTEX_INITIALIZER(latency_system.notify_lock),
+	.notified = INFINITE_LATENCY,
+	.notify_work = __WORK_INITIALIZER(latency_system.notify_work,
+					  latency_notify_workfn),
+};
+EXPORT_SYMBOL_IF_KUNIT(latency_system);
+
+/**
+ * latency_registry_init - initialise a private registry
+ * @r: the registry
+ *
+ * For KUnit and benchmarks, which must not disturb the system registry.
+ *
+ * Context: Any context.
+ */
+void latency_registry_init(struct latency_registry *r)
+{
+	spin_lock_init(&r->lock);
+	hash_init(r->names);
+	r->by_usecs = RB_ROOT_CACHED;
+	r->count = 0;
+	r->own_value = INFINITE_LATENCY;
+	r->value = &r->own_value;
+	BLOCKING_INIT_NOTIFIER_HEAD(&r->notifiers);
+	mutex_init(&r->notify_lock);
+	r->notified = INFINITE_LATENCY;
+	INIT_WORK(&r->notify_work, latency_notify_workfn);
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_registry_init);
+
+/**
+ * latency_registry_destroy - free every constraint of a private registry
+ * @r: the registry, initialised by latency_registry_init()
+ *
+ * Context: Process context; waits for a pending notification.
+ */
+void latency_registry_destroy(struct latency_registry *r)
+{
+	struct latency_constraint *c;
+	struct hlist_node *tmp;
+	int bkt;
+
+	cancel_work_sync(&r->notify_work);
+	hash_for_each_safe(r->names, bkt, tmp, c, hnode) {
+		hash_del(&c->hnode);
+		rb_erase_cached(&c->rbnode, &r->by_usecs);
+		kfree(c);
+	}
+	r->count = 0;
+	WRITE_ONCE(*r->value, INFINITE_LATENCY);
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_registry_destroy);
+
+/*
+ * Kernel callers' mistakes get -EINVAL and one warning naming the mistake;
+ * the registry is left untouched.  User space never reaches these checks
+ * with bad input: latency_dev.c rejects it first, without a warning.
+ */
+static int latency_check_id(const char *id)
+{
+	size_t len, i;
+
+	if (WARN_ONCE(!id, "latency: NULL identifier\n"))
+		return -EINVAL;
+	len = strnlen(id, LATENCY_ID_MAX + 1);
+	if (WARN_ONCE(!len, "latency: empty identifier\n"))
+		return -EINVAL;
+	if (WARN_ONCE(len > LATENCY_ID_MAX,
+		      "latency: identifier longer than %d characters\n",
+		      LATENCY_ID_MAX))
+		return -EINVAL;
+	for (i = 0; i < len; i++) {
+		/* Printable ASCII without blanks keeps the listing parseable. */
+		if (WARN_ONCE(id[i] <= ' ' || id[i] > '~',
+			      "latency: identifier with a blank or non-printable character\n"))
+			return -EINVAL;
+	}
+	if (WARN_ONCE(id[0] == '#', "latency: identifier starting with '#'\n"))
+		return -EINVAL;
+	return 0;
+}
+
+static int latency_check_usecs(int usecs)
+{
+	if (WARN_ONCE(usecs < 0, "latency: negative latency %d\n", usecs))
+		return -EINVAL;
+	return 0;
+}
+
+/* Above INFINITE_LATENCY means "no constraint", stored as INFINITE_LATENCY. */
+static int latency_clamp(int usecs)
+{
+	return min(usecs, INFINITE_LATENCY);
+}
+
+static u32 latency_hash(const char *id)
+{
+	return full_name_hash(NULL, id, strlen(id));
+}
+
+static struct latency_constraint *
+latency_find(struct latency_registry *r, const char *id, u32 hash)
+{
+	struct latency_constraint *c;
+
+	lockdep_assert_held(&r->lock);
+	hash_for_each_possible(r->names, c, hnode, hash) {
+		if (c->hash == hash && !strcmp(c->identifier, id))
+			return c;
+	}
+	return NULL;
+}
+
+static bool latency_less(struct rb_node *a, const struct rb_node *b)
+{
+	const struct latency_constraint *ca, *cb;
+
+	ca = rb_entry(a, struct latency_constraint, rbnode);
+	cb = rb_entry(b, struct latency_constraint, rbnode);
+	if (ca->usecs != cb->usecs)
+		return ca->usecs < cb->usecs;
+	return strcmp(ca->identifier, cb->identifier) < 0;
+}
+
+static struct latency_constraint *latency_leftmost(struct latency_registry *r)
+{
+	struct rb_node *node = rb_first_cached(&r->by_usecs);
+
+	return node ? rb_entry(node, struct latency_constraint, rbnode) : NULL;
+}
+
+/*
+ * Publish the minimum after a change.  Returns true when the published value
+ * changed, i.e. when the notifier chain has something to say.
+ */
+static bool latency_publish(struct latency_registry *r)
+{
+	struct latency_constraint *first = latency_leftmost(r);
+	int min = first ? first->usecs : INFINITE_LATENCY;
+
+	lockdep_assert_held(&r->lock);
+	if (min == *r->value)
+		return false;
+	WRITE_ONCE(*r->value, min);
+	return true;
+}
+
+static void latency_insert(struct latency_registry *r,
+			   struct latency_constraint *c)
+{
+	hash_add(r->names, &c->hnode, c->hash);
+	rb_add_cached(&c->rbnode, &r->by_usecs, latency_less);
+	r->count++;
+}
+
+static void latency_update(struct latency_registry *r,
+			   struct latency_constraint *c, int usecs)
+{
+	if (c->usecs == usecs)
+		return;
+	rb_erase_cached(&c->rbnode, &r->by_usecs);
+	c->usecs = usecs;
+	rb_add_cached(&c->rbnode, &r->by_usecs, latency_less);
+}
+
+/*
+ * Give the chain the current value unless it already has it.  Two changes
+ * that cancel out before the chain runs give no call at all; a change is
+ * never delivered twice.
+ */
+static void latency_notify(struct latency_registry *r)
+{
+	int value;
+
+	mutex_lock(&r->notify_lock);
+	value = latency_registry_value(r);
+	if (value != r->notified) {
+		r->notified = value;
+		blocking_notifier_call_chain(&r->notifiers, value, NULL);
+	}
+	mutex_unlock(&r->notify_lock);
+}
+
+static void latency_notify_workfn(struct work_struct *work)
+{
+	latency_notify(container_of(work, struct latency_registry,
+				    notify_work));
+}
+
+/**
+ * latency_registry_set - add or change a constraint of a registry
+ * @r: the registry
+ * @identifier: the holder's name
+ * @usecs: the constraint in microseconds
+ * @owner: the user-space task that holds it, or NULL for a kernel holder
+ *
+ * See set_acceptable_latency().
+ *
+ * Context: Process context; may sleep.
+ * Return: 0, -EINVAL for bad arguments, -ENOMEM.
+ */
+int latency_registry_set(struct latency_registry *r, const char *identifier,
+			 int usecs, struct task_struct *owner)
+{
+	struct latency_constraint *c, *new = NULL;
+	unsigned long flags;
+	bool changed;
+	size_t len;
+	u32 hash;
+	int ret;
+
+	might_sleep();
+	ret = latency_check_id(identifier) ?: latency_check_usecs(usecs);
+	if (ret)
+		return ret;
+	usecs = latency_clamp(usecs);
+	hash = latency_hash(identifier);
+	len = strlen(identifier);
+
+	for (;;) {
+		spin_lock_irqsave(&r->lock, flags);
+		c = latency_find(r, identifier, hash);
+		if (c || new)
+			break;
+		spin_unlock_irqrestore(&r->lock, flags);
+
+		/* Unknown name: allocate outside the lock, then look again. */
+		new = kzalloc(struct_size(new, identifier, len + 1), GFP_KERNEL);
+		if (!new)
+			return -ENOMEM;
+		memcpy(new->identifier, identifier, len + 1);
+		new->hash = hash;
+		new->usecs = usecs;
+		if (owner) {
+			new->tgid = task_tgid_nr(owner);
+			get_task_comm(new->comm, owner);
+		}
+	}
+
+	if (c) {
+		latency_update(r, c, usecs);
+	} else {
+		latency_insert(r, new);
+		new = NULL;
+	}
+	changed = latency_publish(r);
+	spin_unlock_irqrestore(&r->lock, flags);
+
+	/* Somebody added the same name while we allocated. */
+	kfree(new);
+
+	if (changed)
+		latency_notify(r);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_registry_set);
+
+/**
+ * latency_registry_modify - change an existing constraint of a registry
+ * @r: the registry
+ * @identifier: the holder's name
+ * @usecs: the new constraint in microseconds
+ *
+ * See modify_acceptable_latency().
+ *
+ * Context: Any context; never sleeps.
+ * Return: 0, -EINVAL for bad arguments, -ENOENT for an unknown identifier.
+ */
+int latency_registry_modify(struct latency_registry *r,
+			    const char *identifier, int usecs)
+{
+	struct latency_constraint *c;
+	unsigned long flags;
+	bool changed = false;
+	u32 hash;
+	int ret;
+
+	ret = latency_check_id(identifier) ?: latency_check_usecs(usecs);
+	if (ret)
+		return ret;
+	usecs = latency_clamp(usecs);
+	hash = latency_hash(identifier);
+
+	spin_lock_irqsave(&r->lock, flags);
+	c = latency_find(r, identifier, hash);
+	if (c) {
+		latency_update(r, c, usecs);
+		changed = latency_publish(r);
+	}
+	spin_unlock_irqrestore(&r->lock, flags);
+
+	if (changed)
+		schedule_work(&r->notify_work);
+	return c ? 0 : -ENOENT;
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_registry_modify);
+
+/**
+ * latency_registry_remove - remove a constraint from a registry
+ * @r: the registry
+ * @identifier: the holder's name
+ *
+ * See remove_acceptable_latency().
+ *
+ * Context: Any context; never sleeps.
+ * Return: 0, -EINVAL for a bad identifier, -ENOENT for an unknown one.
+ */
+int latency_registry_remove(struct latency_registry *r,
+			    const char *identifier)
+{
+	struct latency_constraint *c;
+	unsigned long flags;
+	bool changed = false;
+	u32 hash;
+	int ret;
+
+	ret = latency_check_id(identifier);
+	if (ret)
+		return ret;
+	hash = latency_hash(identifier);
+
+	spin_lock_irqsave(&r->lock, flags);
+	c = latency_find(r, identifier, hash);
+	if (c) {
+		hash_del(&c->hnode);
+		rb_erase_cached(&c->rbnode, &r->by_usecs);
+		r->count--;
+		changed = latency_publish(r);
+	}
+	spin_unlock_irqrestore(&r->lock, flags);
+
+	if (!c)
+		return -ENOENT;
+	kfree(c);
+	if (changed)
+		schedule_work(&r->notify_work);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_registry_remove);
+
+/**
+ * latency_registry_add_kernel - add the built-in "kernel" constraint
+ * @r: the registry
+ * @usecs: its value
+ *
+ * Adds the holder "kernel" unless one exists: whatever was registered before
+ * the initcall stays as it was.
+ *
+ * Context: Process context; may sleep.
+ * Return: 0, -EEXIST when "kernel" is already held, or -ENOMEM.
+ */
+int latency_registry_add_kernel(struct latency_registry *r, int usecs)
+{
+	unsigned long flags;
+	bool held;
+
+	spin_lock_irqsave(&r->lock, flags);
+	held = latency_find(r, "kernel", latency_hash("kernel"));
+	spin_unlock_irqrestore(&r->lock, flags);
+	if (held)
+		return -EEXIST;
+	/*
+	 * Nothing else adds "kernel" this early: a race with another
+	 * set_acceptable_latency("kernel") would only replace the value.
+	 */
+	return latency_registry_set(r, "kernel", usecs, NULL);
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_registry_add_kernel);
+
+/**
+ * latency_registry_flush - deliver a pending notification now
+ * @r: the registry
+ *
+ * Context: Process context; may sleep.
+ */
+void latency_registry_flush(struct latency_registry *r)
+{
+	flush_work(&r->notify_work);
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_registry_flush);
+
+/**
+ * latency_registry_sync - run a registry's notifier chain with its value
+ * @r: the registry
+ *
+ * See synchronize_acceptable_latency().
+ *
+ * Context: Process context; may sleep.
+ */
+void latency_registry_sync(struct latency_registry *r)
+{
+	int value;
+
+	might_sleep();
+	flush_work(&r->notify_work);
+	mutex_lock(&r->notify_lock);
+	value = latency_registry_value(r);
+	r->notified = value;
+	blocking_notifier_call_chain(&r->notifiers, value, NULL);
+	mutex_unlock(&r->notify_lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_registry_sync);
+
+/**
+ * latency_registry_get - the value a holder holds
+ * @r: the registry
+ * @identifier: the holder's name
+ *
+ * Context: Any context.
+ * Return: The holder's value, or -ENOENT.
+ */
+int latency_registry_get(struct latency_registry *r, const char *identifier)
+{
+	struct latency_constraint *c;
+	unsigned long flags;
+	int ret = -ENOENT;
+
+	spin_lock_irqsave(&r->lock, flags);
+	c = latency_find(r, identifier, latency_hash(identifier));
+	if (c)
+		ret = c->usecs;
+	spin_unlock_irqrestore(&r->lock, flags);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_registry_get);
+
+/**
+ * latency_registry_check - count inconsistencies of a registry
+ * @r: the registry
+ *
+ * Recomputes the minimum and the number of constraints the slow way, from
+ * the hash table, and compares them with the sorted tree, the count and the
+ * published value.
+ *
+ * Context: Any context; O(n).
+ * Return: The number of inconsistencies found, 0 for a sound registry.
+ */
+unsigned int latency_registry_check(struct latency_registry *r)
+{
+	struct latency_constraint *c, *prev = NULL;
+	unsigned int hashed = 0, sorted = 0, bad = 0;
+	int min = INFINITE_LATENCY;
+	struct rb_node *node;
+	unsigned long flags;
+	int bkt;
+
+	spin_lock_irqsave(&r->lock, flags);
+	hash_for_each(r->names, bkt, c, hnode) {
+		hashed++;
+		min = min(min, c->usecs);
+		if (c->hash != latency_hash(c->identifier) ||
+		    c->usecs < 0 || c->usecs > INFINITE_LATENCY)
+			bad++;
+		if (latency_find(r, c->identifier, c->hash) != c)
+			bad++;	/* a duplicate name */
+	}
+	for (node = rb_first(&r->by_usecs.rb_root); node; node = rb_next(node)) {
+		c = rb_entry(node, struct latency_constraint, rbnode);
+		if (prev && latency_less(&c->rbnode, &prev->rbnode))
+			bad++;
+		prev = c;
+		sorted++;
+	}
+	if (hashed != r->count || sorted != r->count)
+		bad++;
+	if (latency_registry_value(r) != min)
+		bad++;
+	spin_unlock_irqrestore(&r->lock, flags);
+	return bad;
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_registry_check);
+
+/**
+ * latency_registry_show - print a registry in the listing format
+ * @r: the registry
+ * @m: where to print
+ *
+ * One line per holder, sorted by value then identifier, between a header
+ * and a line naming the system value and the holder that sets it.  The
+ * format is an ABI: Documentation/ABI/testing/procfs-latency_constraints.
+ *
+ * Context: Any context that may print into @m.
+ */
+void latency_registry_show(struct latency_registry *r, struct seq_file *m)
+{
+	struct latency_constraint *c;
+	struct rb_node *node;
+	unsigned long flags;
+
+	seq_puts(m, "# identifier usecs pid comm\n");
+	spin_lock_irqsave(&r->lock, flags);
+	for (node = rb_first_cached(&r->by_usecs); node; node = rb_next(node)) {
+		c = rb_entry(node, struct latency_constraint, rbnode);
+		if (c->tgid)
+			seq_printf(m, "%s %d %d %s\n", c->identifier, c->usecs,
+				   c->tgid, c->comm);
+		else
+			seq_printf(m, "%s %d - -\n", c->identifier, c->usecs);
+	}
+	c = latency_leftmost(r);
+	seq_printf(m, "# system %d %s\n", latency_registry_value(r),
+		   c && c->usecs < INFINITE_LATENCY ? c->identifier : "-");
+	spin_unlock_irqrestore(&r->lock, flags);
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_registry_show);
+
+/**
+ * set_acceptable_latency - set the maximum latency acceptable
+ * @identifier: string that identifies this driver
+ * @usecs: maximum acceptable latency for this driver, in microseconds
+ *
+ * Informs the kernel that this device (driver) can accept at most @usecs
+ * of latency, for power management and similar tradeoffs.  Calling it with
+ * an identifier that is already held changes that constraint, without
+ * allocating memory.  A value above INFINITE_LATENCY means "no constraint".
+ * When the system value changes, the latency notifiers have been called
+ * with it by the time this function returns.
+ *
+ * @identifier: 1 to LATENCY_ID_MAX printable ASCII characters without
+ * blanks, not starting with '#'; the registry keeps a copy.
+ *
+ * Context: Process context; may sleep.
+ * Return: 0 on success, -EINVAL for a bad identifier or a negative value
+ * (with a warning), -ENOMEM when a new constraint cannot be allocated.
+ */
+int set_acceptable_latency(const char *identifier, int usecs)
+{
+	return latency_registry_set(&latency_system, identifier, usecs, NULL);
+}
+EXPORT_SYMBOL_GPL(set_acceptable_latency);
+
+/**
+ * modify_acceptable_latency - change the maximum latency acceptable
+ * @identifier: string that identifies this driver
+ * @usecs: new maximum acceptable latency for this driver, in microseconds
+ *
+ * Changes a constraint added by set_acceptable_latency().  An unknown
+ * identifier is ignored: nothing changes.  The new value is visible to
+ * system_latency_constraint() at once; the latency notifiers are called
+ * later, from process context.  Call synchronize_acceptable_latency() to
+ * wait until the consumers have acted on it.
+ *
+ * Context: Any context, including hard interrupt; never sleeps.
+ * Return: 0 on success, -ENOENT for an unknown identifier, -EINVAL for a
+ * bad identifier or a negative value (with a warning).
+ */
+int modify_acceptable_latency(const char *identifier, int usecs)
+{
+	return latency_registry_modify(&latency_system, identifier, usecs);
+}
+EXPORT_SYMBOL_GPL(modify_acceptable_latency);
+
+/**
+ * remove_acceptable_latency - remove the maximum latency acceptable
+ * @identifier: string that identifies this driver
+ *
+ * Removes a constraint and frees what was needed to track it.  An unknown
+ * identifier is ignored.  Like modify_acceptable_latency(), the notifiers
+ * are called later, from process context.
+ *
+ * Context: Any context, including hard interrupt; never sleeps.
+ * Return: 0 on success, -ENOENT for an unknown identifier, -EINVAL for a
+ * bad identifier (with a warning).
+ */
+int remove_acceptable_latency(const char *identifier)
+{
+	return latency_registry_remove(&latency_system, identifier);
+}
+EXPORT_SYMBOL_GPL(remove_acceptable_latency);
+
+/**
+ * synchronize_acceptable_latency - make every consumer act on the constraint
+ *
+ * Delivers a pending change, then calls the latency notifiers with the
+ * current system value whether or not it changed, and returns when they
+ * have acted on it: no overlong latency decision is active any more.  The
+ * typical use is after modify_acceptable_latency(), which does not wait.
+ *
+ * Context: Process context; may sleep.  Must not be called from a latency
+ * notifier.
+ */
+void synchronize_acceptable_latency(void)
+{
+	latency_registry_sync(&latency_system);
+}
+EXPORT_SYMBOL_GPL(synchronize_acceptable_latency);
+
+/**
+ * register_latency_notifier - be told when the system constraint changes
+ * @nb: the notifier; its callback gets the new value as @action
+ *
+ * The callback runs in process context whenever the value returned by
+ * system_latency_constraint() changes, whichever call changed it.  It is
+ * expected to act on the new value before returning (see
+ * synchronize_acceptable_latency()), and must not change a constraint.
+ *
+ * Context: Process context; may sleep.
+ * Return: 0, or -EEXIST when @nb is already registered.
+ */
+int register_latency_notifier(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_register(&latency_system.notifiers, nb);
+}
+EXPORT_SYMBOL_GPL(register_latency_notifier);
+
+/**
+ * unregister_latency_notifier - stop being told of changes
+ * @nb: the notifier given to register_latency_notifier()
+ *
+ * Context: Process context; may sleep.
+ * Return: 0, or -ENOENT when @nb is not registered.
+ */
+int unregister_latency_notifier(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_unregister(&latency_system.notifiers, nb);
+}
+EXPORT_SYMBOL_GPL(unregister_latency_notifier);
+
+/*
+ * The built-in "kernel" constraint: longer than two timer ticks and the
+ * kernel loses accurate time keeping.  "latency.kernel=<usecs>" changes it,
+ * "latency.kernel=off" drops it.
+ */
+static int latency_kernel_usecs = 2 * USEC_PER_SEC / HZ;
+
+static int latency_kernel_param_set(const char *val, const struct kernel_param *kp)
+{
+	int usecs, ret;
+
+	if (sysfs_streq(val, "off")) {
+		latency_kernel_usecs = -1;
+		return 0;
+	}
+	ret = kstrtoint(val, 10, &usecs);
+	if (ret || usecs < 0)
+		return -EINVAL;
+	latency_kernel_usecs = latency_clamp(usecs);
+	return 0;
+}
+
+static int latency_kernel_param_get(char *buffer, const struct kernel_param *kp)
+{
+	if (latency_kernel_usecs < 0)
+		return sysfs_emit(buffer, "off\n");
+	return sysfs_emit(buffer, "%d\n", latency_kernel_usecs);
+}
+
+static const struct kernel_param_ops latency_kernel_param_ops = {
+	.set = latency_kernel_param_set,
+	.get = latency_kernel_param_get,
+};
+module_param_cb(kernel, &latency_kernel_param_ops, NULL, 0444);
+MODULE_PARM_DESC(kernel, "built-in constraint in usecs, or \"off\"");
+
+static int latency_proc_show(struct seq_file *m, void *v)
+{
+	latency_registry_show(&latency_system, m);
+	return 0;
+}
+
+static int __init latency_init(void)
+{
+	int ret;
+
+	proc_create_single("latency_constraints", 0444, NULL,
+			   latency_proc_show);
+	if (latency_kernel_usecs < 0)
+		return 0;
+	ret = latency_registry_add_kernel(&latency_system,
+					  latency_kernel_usecs);
+	if (ret && ret != -EEXIST)
+		pr_err("cannot add the \"kernel\" constraint: %d\n", ret);
+	return 0;
+}
+core_initcall(latency_init);

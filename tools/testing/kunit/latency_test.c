@@ -1,0 +1,615 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests for the latency-constraint registry (kernel/latency.c).
+ *
+ * Most cases run on a private registry, so that the constraints other code
+ * holds cannot disturb them and they cannot disturb other code.  The cases
+ * named *_system_* go through the exported API on the system registry; they
+ * measure against the value they find, use constraints below it, and leave
+ * the registry as they found it.
+ *
+ * Cases named *_seed_* fail on the 2006 code: each names the defect.
+ */
+
+#include <kunit/test.h>
+#include <linux/latency.h>
+#include <linux/limits.h>
+#include <linux/random.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/stringhash.h>
+
+#include "../../../kernel/latency_internal.h"
+
+/* Names this suite holds in the system registry. */
+#define KTEST_ID "kunit:latency"
+
+struct latency_test_listener {
+	struct notifier_block nb;
+	int calls;
+	int last;
+};
+
+struct latency_test_ctx {
+	struct latency_registry reg;
+	struct latency_test_listener priv;	/* on reg's chain */
+	struct latency_test_listener sys;	/* on the system chain */
+};
+
+static int latency_test_notify(struct notifier_block *nb, unsigned long value,
+			       void *unused)
+{
+	struct latency_test_listener *l;
+
+	l = container_of(nb, struct latency_test_listener, nb);
+	l->calls++;
+	l->last = value;
+	return NOTIFY_OK;
+}
+
+static int latency_test_init(struct kunit *test)
+{
+	struct latency_test_ctx *ctx;
+
+	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return -ENOMEM;
+	latency_registry_init(&ctx->reg);
+	ctx->priv.nb.notifier_call = latency_test_notify;
+	ctx->priv.last = -1;
+	ctx->sys.nb.notifier_call = latency_test_notify;
+	ctx->sys.last = -1;
+	blocking_notifier_chain_register(&ctx->reg.notifiers, &ctx->priv.nb);
+	test->priv = ctx;
+	return 0;
+}
+
+static void latency_test_exit(struct kunit *test)
+{
+	struct latency_test_ctx *ctx = test->priv;
+
+	blocking_notifier_chain_unregister(&ctx->reg.notifiers, &ctx->priv.nb);
+	latency_registry_destroy(&ctx->reg);
+
+	/* Whatever a failed case left in the system registry goes away. */
+	unregister_latency_notifier(&ctx->sys.nb);
+	remove_acceptable_latency(KTEST_ID);
+	remove_acceptable_latency(KTEST_ID ":ipw");
+}
+
+static struct latency_registry *reg(struct kunit *test)
+{
+	return &((struct latency_test_ctx *)test->priv)->reg;
+}
+
+/* What the private registry's chain was told. */
+static struct latency_test_listener *ctx(struct kunit *test)
+{
+	return &((struct latency_test_ctx *)test->priv)->priv;
+}
+
+static void latency_registry_empty_is_infinite(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), INFINITE_LATENCY);
+	KUNIT_EXPECT_EQ(test, latency_registry_set(r, "a", 10, NULL), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_remove(r, "a"), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), INFINITE_LATENCY);
+	KUNIT_EXPECT_EQ(test, r->count, 0U);
+}
+
+static void latency_system_value_matches_holders(struct kunit *test)
+{
+	/* The published value is the minimum recomputed from every holder. */
+	KUNIT_EXPECT_EQ(test, latency_registry_check(&latency_system), 0U);
+	KUNIT_EXPECT_LE(test, system_latency_constraint(), INFINITE_LATENCY);
+	KUNIT_EXPECT_GE(test, system_latency_constraint(), 0);
+}
+
+static void latency_set_minimum_of_all(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "a", 300, NULL), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 300);
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "b", 200, NULL), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 200);
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "c", 250, NULL), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 200);
+	KUNIT_EXPECT_EQ(test, r->count, 3U);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
+}
+
+static void latency_set_seed_existing_raises(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+
+	/* Seed defect 1: set only ever lowered the cached value. */
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "a", 100, NULL), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "a", 500, NULL), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 500);
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "a"), 500);
+	KUNIT_EXPECT_EQ(test, r->count, 1U);
+}
+
+static void latency_set_existing_does_not_allocate(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+	struct latency_constraint *before, *after;
+
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "a", 100, NULL), 0);
+	before = hlist_entry(r->names[hash_min(full_name_hash(NULL, "a", 1),
+					       LATENCY_HASH_BITS)].first,
+			     struct latency_constraint, hnode);
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "a", 200, NULL), 0);
+	after = hlist_entry(r->names[hash_min(full_name_hash(NULL, "a", 1),
+					      LATENCY_HASH_BITS)].first,
+			    struct latency_constraint, hnode);
+	/* The same entry was updated in place, not replaced. */
+	KUNIT_EXPECT_PTR_EQ(test, before, after);
+	KUNIT_EXPECT_EQ(test, after->usecs, 200);
+}
+
+static void latency_set_copies_identifier(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+	char name[] = "copied";
+
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, name, 100, NULL), 0);
+	name[0] = 'X';
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "copied"), 100);
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, name), -ENOENT);
+}
+
+static void latency_modify_seed_relax_raises(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+
+	/* Seed defect 1: ipw2100 up then down left 175 us for ever. */
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "a", INFINITE_LATENCY,
+						   NULL), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_modify(r, "a", 175), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 175);
+	KUNIT_ASSERT_EQ(test, latency_registry_modify(r, "a",
+						      INFINITE_LATENCY), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), INFINITE_LATENCY);
+}
+
+static void latency_modify_seed_unknown_changes_nothing(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+
+	/* Seed defect 2: modify of an unknown name lowered the value. */
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "a", 500, NULL), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_modify(r, "nobody", 10),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 500);
+	KUNIT_EXPECT_EQ(test, r->count, 1U);
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "nobody"), -ENOENT);
+}
+
+static void latency_modify_seed_second_entry(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+
+	/* Seed defect 2: a misplaced break compared only the first entry. */
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "a", 500, NULL), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "b", 400, NULL), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "c", 450, NULL), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_modify(r, "b", 100), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_modify(r, "a", 300), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "b"), 100);
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "a"), 300);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 100);
+}
+
+static void latency_remove_tightest_raises(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "a", 100, NULL), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "b", 300, NULL), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "c", 100, NULL), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_remove(r, "a"), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 100);
+	KUNIT_EXPECT_EQ(test, latency_registry_remove(r, "c"), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 300);
+	KUNIT_EXPECT_EQ(test, latency_registry_remove(r, "b"), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), INFINITE_LATENCY);
+}
+
+static void latency_remove_unknown_ignored(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "a", 100, NULL), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_remove(r, "b"), -ENOENT);
+	KUNIT_EXPECT_EQ(test, latency_registry_remove(r, "a"), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_remove(r, "a"), -ENOENT);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), INFINITE_LATENCY);
+	KUNIT_EXPECT_EQ(test, r->count, 0U);
+}
+
+static void latency_notifier_seed_set_unchanged_silent(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+
+	/* Seed defect 3: set ran the chain even when nothing changed. */
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "a", 100, NULL), 0);
+	KUNIT_EXPECT_EQ(test, ctx(test)->calls, 1);
+	KUNIT_EXPECT_EQ(test, ctx(test)->last, 100);
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "b", 200, NULL), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "a", 100, NULL), 0);
+	latency_registry_flush(r);
+	KUNIT_EXPECT_EQ(test, ctx(test)->calls, 1);
+}
+
+static void latency_notifier_seed_modify_notifies(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+
+	/* Seed defect 3: modify and remove never ran the chain. */
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "a", 100, NULL), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_modify(r, "a", 400), 0);
+	latency_registry_flush(r);
+	KUNIT_EXPECT_EQ(test, ctx(test)->calls, 2);
+	KUNIT_EXPECT_EQ(test, ctx(test)->last, 400);
+
+	/* No change of the system value, no call. */
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "b", 900, NULL), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_modify(r, "b", 800), 0);
+	latency_registry_flush(r);
+	KUNIT_EXPECT_EQ(test, ctx(test)->calls, 2);
+}
+
+static void latency_notifier_seed_remove_notifies(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "b", 300, NULL), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "a", 100, NULL), 0);
+	KUNIT_ASSERT_EQ(test, ctx(test)->calls, 2);
+	KUNIT_ASSERT_EQ(test, latency_registry_remove(r, "b"), 0);
+	latency_registry_flush(r);
+	KUNIT_EXPECT_EQ(test, ctx(test)->calls, 2);
+	KUNIT_ASSERT_EQ(test, latency_registry_remove(r, "a"), 0);
+	latency_registry_flush(r);
+	KUNIT_EXPECT_EQ(test, ctx(test)->calls, 3);
+	KUNIT_EXPECT_EQ(test, ctx(test)->last, INFINITE_LATENCY);
+}
+
+static void latency_notifier_deferred_never_lost(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+	int i;
+
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "a", 1000, NULL), 0);
+	for (i = 0; i < 100; i++)
+		KUNIT_ASSERT_EQ(test, latency_registry_modify(r, "a", 900 - i),
+				0);
+	latency_registry_flush(r);
+	/* Coalesced, but the last delivered value is the final one. */
+	KUNIT_EXPECT_EQ(test, ctx(test)->last, 801);
+	KUNIT_EXPECT_LE(test, ctx(test)->calls, 101);
+	KUNIT_EXPECT_GE(test, ctx(test)->calls, 2);
+}
+
+static void latency_sync_always_notifies(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+
+	latency_registry_sync(r);
+	KUNIT_EXPECT_EQ(test, ctx(test)->calls, 1);
+	KUNIT_EXPECT_EQ(test, ctx(test)->last, INFINITE_LATENCY);
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "a", 100, NULL), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_modify(r, "a", 50), 0);
+	/* The pending change is delivered once, then the chain runs again. */
+	latency_registry_sync(r);
+	KUNIT_EXPECT_EQ(test, ctx(test)->last, 50);
+	KUNIT_EXPECT_GE(test, ctx(test)->calls, 3);
+	KUNIT_EXPECT_LE(test, ctx(test)->calls, 4);
+}
+
+static void latency_init_seed_keeps_earlier(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+
+	/* Seed defect 4: the initcall overwrote what was set before it. */
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "early", 20, NULL), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_add_kernel(r, 8000), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 20);
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "early"), 20);
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "kernel"), 8000);
+}
+
+static void latency_init_kernel_not_replaced(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "kernel", 50, NULL), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_add_kernel(r, 8000), -EEXIST);
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "kernel"), 50);
+	KUNIT_EXPECT_EQ(test, r->count, 1U);
+}
+
+struct latency_bad_case {
+	const char *desc;
+	const char *id;
+	int usecs;
+	int expect;
+};
+
+static char latency_long_id[4096];
+
+static const struct latency_bad_case latency_bad_cases[] = {
+	{ "NULL identifier", NULL, 100, -EINVAL },
+	{ "empty identifier", "", 100, -EINVAL },
+	{ "4 KiB identifier", latency_long_id, 100, -EINVAL },
+	{ "identifier with a blank", "a b", 100, -EINVAL },
+	{ "identifier with a newline", "a\n", 100, -EINVAL },
+	{ "identifier starting with #", "#a", 100, -EINVAL },
+	{ "value -1", "ok", -1, -EINVAL },
+	{ "value INT_MIN", "ok", INT_MIN, -EINVAL },
+};
+
+static void latency_bad_case_desc(const struct latency_bad_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(latency_bad, latency_bad_cases, latency_bad_case_desc);
+
+static void latency_bad_input_rejected(struct kunit *test)
+{
+	const struct latency_bad_case *c = test->param_value;
+	struct latency_registry *r = reg(test);
+
+	memset(latency_long_id, 'x', sizeof(latency_long_id) - 1);
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "ok", 500, NULL), 0);
+
+	kunit_info(test, "expect a warning: %s\n", c->desc);
+	KUNIT_EXPECT_EQ(test, latency_registry_set(r, c->id, c->usecs, NULL),
+			c->expect);
+	KUNIT_EXPECT_EQ(test, latency_registry_modify(r, c->id, c->usecs),
+			c->expect);
+	if (c->usecs >= 0)
+		KUNIT_EXPECT_EQ(test, latency_registry_remove(r, c->id),
+				c->expect);
+
+	/* Nothing changed. */
+	KUNIT_EXPECT_EQ(test, r->count, 1U);
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "ok"), 500);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 500);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
+}
+
+static void latency_identifier_longest_accepted(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+	char id[LATENCY_ID_MAX + 1];
+
+	memset(id, 'y', LATENCY_ID_MAX);
+	id[LATENCY_ID_MAX] = '\0';
+	KUNIT_EXPECT_EQ(test, latency_registry_set(r, id, 7, NULL), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, id), 7);
+	KUNIT_EXPECT_EQ(test, latency_registry_remove(r, id), 0);
+}
+
+static void latency_value_boundaries(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+
+	KUNIT_EXPECT_EQ(test, latency_registry_set(r, "zero", 0, NULL), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_remove(r, "zero"), 0);
+
+	KUNIT_EXPECT_EQ(test, latency_registry_set(r, "inf", INFINITE_LATENCY,
+						   NULL), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), INFINITE_LATENCY);
+	KUNIT_EXPECT_EQ(test, latency_registry_set(r, "above",
+						   INFINITE_LATENCY + 1, NULL),
+			0);
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "above"),
+			INFINITE_LATENCY);
+	KUNIT_EXPECT_EQ(test, latency_registry_modify(r, "inf", INT_MAX), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "inf"), INFINITE_LATENCY);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), INFINITE_LATENCY);
+	KUNIT_EXPECT_EQ(test, ctx(test)->calls, 0);
+}
+
+static void latency_listing_format(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+	struct seq_file m = { };
+
+	m.size = PAGE_SIZE;
+	m.buf = kunit_kzalloc(test, m.size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m.buf);
+
+	latency_registry_show(r, &m);
+	KUNIT_EXPECT_STREQ(test, m.buf,
+			   "# identifier usecs pid comm\n# system 1000000 -\n");
+
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "kernel", 8000, NULL), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "b", 150, NULL), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "a", 150, NULL), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "idle",
+						   INFINITE_LATENCY, NULL), 0);
+	memset(m.buf, 0, m.size);
+	m.count = 0;
+	latency_registry_show(r, &m);
+	KUNIT_EXPECT_STREQ(test, m.buf,
+			   "# identifier usecs pid comm\n"
+			   "a 150 - -\n"
+			   "b 150 - -\n"
+			   "kernel 8000 - -\n"
+			   "idle 1000000 - -\n"
+			   "# system 150 a\n");
+}
+
+static void latency_listing_user_holder(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+	struct seq_file m = { };
+	char expect[80];
+
+	m.size = PAGE_SIZE;
+	m.buf = kunit_kzalloc(test, m.size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m.buf);
+
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "user:1:1", 150,
+						   current), 0);
+	latency_registry_show(r, &m);
+	snprintf(expect, sizeof(expect),
+		 "# identifier usecs pid comm\nuser:1:1 150 %d %s\n# system 150 user:1:1\n",
+		 task_tgid_nr(current), current->comm);
+	KUNIT_EXPECT_STREQ(test, m.buf, expect);
+}
+
+static void latency_random_ops_consistent(struct kunit *test)
+{
+	static const char * const names[] = {
+		"n0", "n1", "n2", "n3", "n4", "n5", "n6", "n7",
+	};
+	struct latency_registry *r = reg(test);
+	int held[ARRAY_SIZE(names)];
+	int i, k, v, min;
+
+	for (k = 0; k < ARRAY_SIZE(names); k++)
+		held[k] = -1;
+
+	for (i = 0; i < 2000; i++) {
+		k = get_random_u32_below(ARRAY_SIZE(names));
+		v = get_random_u32_below(INFINITE_LATENCY + 2);
+		switch (get_random_u32_below(3)) {
+		case 0:
+			KUNIT_ASSERT_EQ(test, latency_registry_set(r, names[k],
+								   v, NULL), 0);
+			held[k] = min(v, INFINITE_LATENCY);
+			break;
+		case 1:
+			KUNIT_ASSERT_EQ(test,
+					latency_registry_modify(r, names[k], v),
+					held[k] < 0 ? -ENOENT : 0);
+			if (held[k] >= 0)
+				held[k] = min(v, INFINITE_LATENCY);
+			break;
+		default:
+			KUNIT_ASSERT_EQ(test,
+					latency_registry_remove(r, names[k]),
+					held[k] < 0 ? -ENOENT : 0);
+			held[k] = -1;
+		}
+		min = INFINITE_LATENCY;
+		for (k = 0; k < ARRAY_SIZE(names); k++)
+			if (held[k] >= 0)
+				min = min(min, held[k]);
+		KUNIT_ASSERT_EQ(test, latency_registry_value(r), min);
+	}
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
+	latency_registry_flush(r);
+	KUNIT_EXPECT_EQ(test, ctx(test)->last == -1 ?
+			INFINITE_LATENCY : ctx(test)->last,
+			latency_registry_value(r));
+}
+
+/* The exported API on the system registry. */
+
+static void latency_system_set_modify_remove(struct kunit *test)
+{
+	int base = system_latency_constraint();
+
+	KUNIT_ASSERT_GT(test, base, 175);
+	KUNIT_ASSERT_EQ(test, set_acceptable_latency(KTEST_ID, base - 1), 0);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), base - 1);
+	KUNIT_EXPECT_EQ(test, modify_acceptable_latency(KTEST_ID, 100), 0);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), 100);
+	KUNIT_EXPECT_EQ(test, modify_acceptable_latency(KTEST_ID ":none", 1),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), 100);
+	KUNIT_EXPECT_EQ(test, remove_acceptable_latency(KTEST_ID), 0);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), base);
+	KUNIT_EXPECT_EQ(test, remove_acceptable_latency(KTEST_ID), -ENOENT);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(&latency_system), 0U);
+}
+
+static void latency_system_ipw2100_life_cycle(struct kunit *test)
+{
+	int base = system_latency_constraint();
+
+	KUNIT_ASSERT_GT(test, base, 175);
+	KUNIT_ASSERT_EQ(test, set_acceptable_latency(KTEST_ID ":ipw",
+						     INFINITE_LATENCY), 0);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), base);
+	KUNIT_ASSERT_EQ(test, modify_acceptable_latency(KTEST_ID ":ipw", 175),
+			0);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), 175);
+	KUNIT_ASSERT_EQ(test, modify_acceptable_latency(KTEST_ID ":ipw",
+							INFINITE_LATENCY), 0);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), base);
+	KUNIT_ASSERT_EQ(test, remove_acceptable_latency(KTEST_ID ":ipw"), 0);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), base);
+}
+
+static void latency_system_notifier(struct kunit *test)
+{
+	struct latency_test_listener *l = &((struct latency_test_ctx *)test->priv)->sys;
+	int base = system_latency_constraint();
+
+	KUNIT_ASSERT_GT(test, base, 175);
+	KUNIT_ASSERT_EQ(test, register_latency_notifier(&l->nb), 0);
+	KUNIT_ASSERT_EQ(test, set_acceptable_latency(KTEST_ID, 150), 0);
+	/* set delivers before it returns. */
+	KUNIT_EXPECT_EQ(test, l->calls, 1);
+	KUNIT_EXPECT_EQ(test, l->last, 150);
+	KUNIT_ASSERT_EQ(test, remove_acceptable_latency(KTEST_ID), 0);
+	synchronize_acceptable_latency();
+	KUNIT_EXPECT_EQ(test, l->last, base);
+	KUNIT_EXPECT_EQ(test, unregister_latency_notifier(&l->nb), 0);
+	KUNIT_EXPECT_EQ(test, unregister_latency_notifier(&l->nb), -ENOENT);
+}
+
+static struct kunit_case latency_test_cases[] = {
+	KUNIT_CASE(latency_registry_empty_is_infinite),
+	KUNIT_CASE(latency_system_value_matches_holders),
+	KUNIT_CASE(latency_set_minimum_of_all),
+	KUNIT_CASE(latency_set_seed_existing_raises),
+	KUNIT_CASE(latency_set_existing_does_not_allocate),
+	KUNIT_CASE(latency_set_copies_identifier),
+	KUNIT_CASE(latency_modify_seed_relax_raises),
+	KUNIT_CASE(latency_modify_seed_unknown_changes_nothing),
+	KUNIT_CASE(latency_modify_seed_second_entry),
+	KUNIT_CASE(latency_remove_tightest_raises),
+	KUNIT_CASE(latency_remove_unknown_ignored),
+	KUNIT_CASE(latency_notifier_seed_set_unchanged_silent),
+	KUNIT_CASE(latency_notifier_seed_modify_notifies),
+	KUNIT_CASE(latency_notifier_seed_remove_notifies),
+	KUNIT_CASE(latency_notifier_deferred_never_lost),
+	KUNIT_CASE(latency_sync_always_notifies),
+	KUNIT_CASE(latency_init_seed_keeps_earlier),
+	KUNIT_CASE(latency_init_kernel_not_replaced),
+	KUNIT_CASE_PARAM(latency_bad_input_rejected, latency_bad_gen_params),
+	KUNIT_CASE(latency_identifier_longest_accepted),
+	KUNIT_CASE(latency_value_boundaries),
+	KUNIT_CASE(latency_listing_format),
+	KUNIT_CASE(latency_listing_user_holder),
+	KUNIT_CASE(latency_random_ops_consistent),
+	KUNIT_CASE(latency_system_set_modify_remove),
+	KUNIT_CASE(latency_system_ipw2100_life_cycle),
+	KUNIT_CASE(latency_system_notifier),
+	{}
+};
+
+static struct kunit_suite latency_test_suite = {
+	.name = "latency",
+	.init = latency_test_init,
+	.exit = latency_test_exit,
+	.test_cases = latency_test_cases,
+};
+
+kunit_test_suites(&latency_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the latency-constraint registry");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
