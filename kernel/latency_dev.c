@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * latency_dev.c: user-space interface of the latency-constraint registry
+ *
+ * A driver states its latency constraint through set_acceptable_latency();
+ * a user-space program (an audio server, a measurement tool) has no such
+ * call, and needs one exactly as much.  This file gives it a misc device,
+ * /dev/acceptable_latency.
+ *
+ * Every open for writing is a holder of its own, named "user:<tgid>:<seq>"
+ * and registered with no constraint at open time, so that
+ * /proc/latency_constraints names it with the pid and command of its opener
+ * from the start.  A write sets its constraint, which is held for as long
+ * as the file stays open: close() and the death of the last process that
+ * has it open both end in ->release(), which removes it.  A read returns
+ * the system value as decimal text.  An open for reading only holds nothing.
+ *
+ * Who may hold a constraint is decided by the mode of the device node alone
+ * (0600, root), as for /dev/cpu_dma_latency: an administrator can hand the
+ * node to a group (a udev rule) without granting any capability.  Nothing
+ * a user writes can make the kernel log a line.
+ *
+ * The format is described in Documentation/latency.txt and in
+ * Documentation/ABI/testing/dev-acceptable_latency.
+ */
+
+#include <linux/atomic.h>
+#include <linux/ctype.h>
+#include <linux/fs.h>
+#include <linux/init.h>
+#include <linux/kernel.h>
+#include <linux/latency.h>
+#include <linux/miscdevice.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "latency_internal.h"
+
+/*
+ * Longest write accepted.  INT_MAX in decimal plus a newline is 11 bytes;
+ * some room is left for leading zeros, anything longer is not a number.
+ */
+#define LATENCY_DEV_WRITE_MAX	16
+
+/**
+ * struct latency_dev_holder - the constraint held by one open file
+ * @id: the holder's identifier, "user:<tgid>:<seq>"
+ *
+ * Identifier and owner are fixed at open time: a write through a file that
+ * was inherited or passed on still changes the opener's holder.
+ */
+struct latency_dev_holder {
+	char id[LATENCY_ID_MAX + 1];
+};
+
+/*
+ * Counts every open for writing since boot.  It is 64 bits wide so that an
+ * identifier is never reused, even when a tgid is: a file inherited by a
+ * child may outlive its opener, whose tgid may then be given to another
+ * process.
+ */
+static atomic64_t latency_dev_seq = ATOMIC64_INIT(0);
+
+/*
+ * Decode one write: decimal text with an optional trailing newline, or a
+ * native int when the write is exactly sizeof(int) bytes and the int's most
+ * significant byte (the 4th byte on little-endian machines) is 0.  Every
+ * binary value from 0 to INFINITE_LATENCY has a zero high byte, while text
+ * never contains a NUL byte, so the two cannot be confused.
+ *
+ * Return: 0 and the value in *@usecs, -EFAULT, or -EINVAL for anything
+ * else; never logs.
+ */
+static int latency_dev_parse(const char __user *ubuf, size_t count, int *usecs)
+{
+	char buf[LATENCY_DEV_WRITE_MAX + 1];
+	size_t len = count;
+	size_t i;
+	int value;
+
+	if (!count || count > LATENCY_DEV_WRITE_MAX)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+
+	if (count == sizeof(value)) {
+		memcpy(&value, buf, sizeof(value));
+		if (!((u32)value >> 24)) {
+			*usecs = value;
+			return 0;
+		}
+	}
+
+	if (buf[len - 1] == '\n')
+		len--;
+	if (!len)
+		return -EINVAL;
+	for (i = 0; i < len; i++)
+		if (!isdigit(buf[i]))
+			return -EINVAL;
+	buf[len] = '\0';
+
+	/* Only digits are left: the one possible error is -ERANGE. */
+	if (kstrtoint(buf, 10, &value))
+		return -EINVAL;
+	*usecs = value;
+	return 0;
+}
+
+static int latency_dev_open(struct inode *inode, struct file *file)
+{
+	struct latency_dev_holder *h;
+	int ret;
+
+	/* misc_open() left the miscdevice here; we never use it. */
+	file->private_data = NULL;
+
+	if (!(file->f_mode & FMODE_WRITE))
+		return 0;
+
+	h = kzalloc(sizeof(*h), GFP_KERNEL);
+	if (!h)
+		return -ENOMEM;
+
+	snprintf(h->id, sizeof(h->id), "user:%d:%lld", task_tgid_nr(current),
+		 atomic64_inc_return(&latency_dev_seq));
+
+	/* The registry records current, the opener, as the owner. */
+	ret = latency_registry_set(&latency_system, h->id, INFINITE_LATENCY,
+				   current);
+	if (ret) {
+		kfree(h);
+		return ret;
+	}
+
+	file->private_data = h;
+	return 0;
+}
+
+static int latency_dev_release(struct inode *inode, struct file *file)
+{
+	struct latency_dev_holder *h = file->private_data;
+
+	if (h) {
+		remove_acceptable_latency(h->id);
+		kfree(h);
+	}
+	return 0;
+}
+
+/*
+ * Set the holder's constraint.  set_acceptable_latency() semantics: when
+ * write() returns, the new system value is published and every notifier has
+ * run.  Values above INFINITE_LATENCY mean "no constraint", as for a driver.
+ */
+static ssize_t latency_dev_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	struct latency_dev_holder *h = file->private_data;
+	int usecs;
+	int ret;
+
+	ret = latency_dev_parse(ubuf, count, &usecs);
+	if (ret)
+		return ret;
+	usecs = min(usecs, INFINITE_LATENCY);
+
+	/* The holder exists since open: the owner it recorded stays. */
+	ret = latency_registry_set(&latency_system, h->id, usecs, current);
+	if (ret)
+		return ret;
+	return count;
+}
+
+/* The system value as decimal text; *ppos is honoured like a regular file. */
+static ssize_t latency_dev_read(struct file *file, char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	char buf[16];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%d\n", system_latency_constraint());
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static const struct file_operations latency_dev_fops = {
+	.owner		= THIS_MODULE,
+	.open		= latency_dev_open,
+	.release	= latency_dev_release,
+	.read		= latency_dev_read,
+	.write		= latency_dev_write,
+	.llseek		= default_llseek,
+};
+
+static struct miscdevice latency_dev = {
+	.minor	= MISC_DYNAMIC_MINOR,
+	.name	= "acceptable_latency",
+	.fops	= &latency_dev_fops,
+	.mode	= 0600,
+};
+
+static int __init latency_dev_init(void)
+{
+	int ret;
+
+	ret = misc_register(&latency_dev);
+	if (ret)
+		pr_err("latency: cannot register /dev/acceptable_latency: %d\n",
+		       ret);
+	return ret;
+}
+device_initcall(latency_dev_init);
