@@ -10,8 +10,10 @@
 #   make deps    install the Debian packages the rest needs
 #   make clean   forget the kernel build (keeps the unpacked tree and ccache)
 #   make distclean  remove build/ entirely
+#   make series  the series as git format-patch output in build/series/out/
+#   make series-check  git am it, build every prefix, checkpatch every patch
 
-.PHONY: all demo test kernel apply shell deps clean distclean
+.PHONY: all demo test kernel apply shell deps clean distclean series series-check
 
 all: demo
 
@@ -39,3 +41,9 @@ clean:
 
 distclean:
 	rm -rf build
+
+series:
+	@./harness/series.sh
+
+series-check: series
+	@./harness/series-check.sh

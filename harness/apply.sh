@@ -32,7 +32,8 @@ echo "apply: base Linux $version (Debian linux-source-6.12 $pkg)"
 
 # Files of the series: everything git knows or would add, at a kernel path.
 files=$(cd "$top" && git ls-files --cached --others --exclude-standard |
-	grep / | grep -Ev '^(harness|build|\.ci)/' | sort -u)
+	grep -E '/|^MAINTAINERS\.patch$' |
+	grep -Ev '^(harness|build|series|\.ci)/' | sort -u)
 
 newlist=$build/applied.new
 : >"$newlist"
