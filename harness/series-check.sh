@@ -1,0 +1,139 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Check the mailed form of the series (build/series/out/, "make series"):
+#  - git am applies it onto a fresh branch of the pristine base, and the
+#    result is the tree harness/series.sh committed;
+#  - every prefix builds, with the project's configuration (the kunit.py
+#    x86_64 defaults plus harness/config/*.config, options of later
+#    patches left out), in one build directory, so each step is
+#    incremental; no compiler warning names a file of the series;
+#  - scripts/checkpatch.pl --strict reports no error, warning or check on
+#    any patch.  One warning is answered rather than obeyed: "added, moved
+#    or deleted file(s), does MAINTAINERS need updating?" is accepted when
+#    every file the patch adds already has a MAINTAINERS section at that
+#    point of the series (patch 1 adds the LATENCY CONSTRAINTS entry for
+#    all of the series' new files; the others sit in ACPI's and ipw2x00's
+#    directories).
+# Prints the time of each step; the last line is "series-check: N passed,
+# N failed".
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD:-$top/build}
+work=$build/series
+tree=$work/linux
+out=$work/out
+kbuild=$work/kbuild
+logs=$work/check
+jobs=${JOBS:-$(nproc)}
+
+export CCACHE_DIR="${CCACHE_DIR:-/var/cache/latency-ccache}"
+export CCACHE_BASEDIR="$work" CCACHE_NOHASHDIR=1
+export GIT_COMMITTER_NAME="Latency Series Developers"
+export GIT_COMMITTER_EMAIL="latency@example.org"
+
+die() { echo "series-check: $*" >&2; exit 1; }
+g() { git -C "$tree" -c core.autocrlf=false "$@"; }
+now() { date +%s; }
+
+[ -d "$tree/.git" ] && ls "$out"/0001-*.patch >/dev/null 2>&1 ||
+	die "no series in $out: run make series"
+patches=$(ls "$out"/[0-9][0-9][0-9][0-9]-*.patch | grep -v '/0000-')
+n=$(echo "$patches" | wc -l)
+rm -rf "$logs"
+mkdir -p "$logs" "$kbuild"
+t0=$(now)
+
+# --- git am onto a fresh branch of the base.
+g am --abort >/dev/null 2>&1 || true
+g checkout -q -f -B series-check base
+g clean -q -f -d -x
+# shellcheck disable=SC2086
+g am -q $patches >"$logs/am.log" 2>&1 || { cat "$logs/am.log" >&2; g am --abort; die "git am failed"; }
+g diff --quiet series series-check || die "git am gives another tree than harness/series.sh made"
+echo "series-check: git am applies $n patches onto Linux $(make -s -C "$tree" kernelversion)"
+
+# --- The configuration, as harness/kernel.sh gives it to kunit.py.
+frag=$logs/config.fragment
+python3 - "$tree/tools/testing/kunit/qemu_configs/x86_64.py" >"$frag" <<'EOF'
+import re, sys
+print(re.search(r"kconfig='''(.*?)'''", open(sys.argv[1]).read(), re.S).group(1).strip())
+EOF
+cat "$top"/harness/config/*.config >>"$frag"
+
+passed=0 failed=0
+fail() { echo "series-check: FAIL: $*"; failed=$((failed + 1)); }
+
+files_of() {	# the files commit $1 adds
+	g diff-tree --no-commit-id --name-only --diff-filter=A -r "$1"
+}
+
+i=0
+for c in $(g rev-list --reverse base..series-check); do
+	i=$((i + 1))
+	subj=$(g log -1 --format=%s "$c")
+	echo "series-check: [$i/$n] $subj"
+	g checkout -q "$c"
+
+	# checkpatch, on the patch as mailed, from the tree at this point.
+	p=$(echo "$patches" | sed -n "${i}p")
+	t=$(now)
+	(cd "$tree" && ./scripts/checkpatch.pl --strict --show-types --terse "$p") \
+		>"$logs/$i.checkpatch" 2>&1 || true
+	findings=$(grep -E ': (ERROR|WARNING|CHECK):' "$logs/$i.checkpatch" || true)
+	other=$(echo "$findings" | grep -v ':WARNING:FILE_PATH_CHANGES:' | grep . || true)
+	uncovered=
+	if [ -n "$findings" ] && [ "$findings" != "$other" ]; then
+		for f in $(files_of "$c"); do
+			(cd "$tree" && ./scripts/get_maintainer.pl --nogit --nogit-fallback --sections -f "$f" 2>/dev/null) |
+				awk 'BEGIN { RS = "" } $0 !~ /^THE REST/ && /\nM:/ { ok = 1 } END { exit !ok }' ||
+				uncovered="$uncovered $f"
+		done
+	fi
+	if [ -n "$other" ] || [ -n "$uncovered" ]; then
+		fail "checkpatch: $(basename "$p")"
+		echo "$other" | sed '/^$/d; s/^/series-check:   /'
+		[ -z "$uncovered" ] || echo "series-check:   no MAINTAINERS section for:$uncovered"
+	else
+		passed=$((passed + 1))
+		note=
+		[ -z "$findings" ] || note=" (new files covered by MAINTAINERS: $(files_of "$c" | tr '\n' ' '))"
+		echo "series-check:   checkpatch --strict clean$note, $(($(now) - t)) s"
+	fi
+
+	# Build this prefix.
+	t=$(now)
+	cp "$frag" "$kbuild/.config"
+	if ! nice -n 19 make -s -C "$tree" O="$kbuild" ARCH=x86_64 olddefconfig \
+		>"$logs/$i.build" 2>&1; then
+		fail "olddefconfig at patch $i"; tail -20 "$logs/$i.build"; continue
+	fi
+	missing=$(grep -E '^CONFIG_[A-Z0-9_]+=' "$frag" | sort -u | while read -r o; do
+		grep -qx "$o" "$kbuild/.config" || echo "${o%%=*}"; done | tr '\n' ' ')
+	if nice -n 19 make -C "$tree" O="$kbuild" ARCH=x86_64 -j"$jobs" \
+		CC="ccache gcc" HOSTCC="ccache gcc" \
+		KBUILD_BUILD_USER=latency KBUILD_BUILD_HOST=series \
+		>>"$logs/$i.build" 2>&1; then
+		warn=$(for f in $(g diff --name-only base "$c"); do
+			grep -F "$f:" "$logs/$i.build" | grep -E 'warning:|error:'; done | sort -u)
+		if [ -n "$warn" ]; then
+			fail "build of patch $i has warnings in files of the series"
+			echo "$warn" | sed 's/^/series-check:   /'
+		else
+			passed=$((passed + 1))
+			echo "series-check:   builds, $(($(now) - t)) s${missing:+ (not yet in the tree: $missing)}"
+		fi
+	else
+		fail "build of patch $i ($logs/$i.build)"
+		grep -E 'error|Error' "$logs/$i.build" | head -20 | sed 's/^/series-check:   /'
+	fi
+	if [ "$i" = "$n" ] && [ -n "$missing" ]; then
+		fail "the whole series lacks options of harness/config: $missing"
+	fi
+done
+g checkout -q series-check
+
+echo "series-check: took $(($(now) - t0)) s; logs in $logs"
+echo "series-check: $passed passed, $failed failed"
+[ "$failed" = 0 ]
