@@ -10,10 +10,8 @@
 #   make deps    install the Debian packages the rest needs
 #   make clean   forget the kernel build (keeps the unpacked tree and ccache)
 #   make distclean  remove build/ entirely
-#   make series  the series as git format-patch output in build/series/out/
-#   make series-check  git am it, build every prefix, checkpatch every patch
 
-.PHONY: all demo test kernel apply shell deps clean distclean series series-check
+.PHONY: all demo test kernel apply shell deps clean distclean
 
 all: demo
 
@@ -41,6 +39,10 @@ clean:
 
 distclean:
 	rm -rf build
+
+# make series        the mailable series in build/series/out/ (see README)
+# make series-check  git am it, build every prefix, checkpatch every patch
+.PHONY: series series-check
 
 series:
 	@./harness/series.sh
