@@ -14,7 +14,8 @@
 #    every file the patch adds already has a MAINTAINERS section at that
 #    point of the series (patch 1 adds the LATENCY CONSTRAINTS entry for
 #    all of the series' new files; the others sit in ACPI's and ipw2x00's
-#    directories).
+#    directories);
+#  - a W=1 build of the objects of the series gives no warning.
 # Prints the time of each step; the last line is "series-check: N passed,
 # N failed".
 set -eu
@@ -132,6 +133,25 @@ for c in $(g rev-list --reverse base..series-check); do
 		fail "the whole series lacks options of harness/config: $missing"
 	fi
 done
+
+# W=1 on the objects the series adds or changes, with the whole series.
+t=$(now)
+objs=$(for f in $(g diff --name-only base series-check -- '*.c'); do
+	[ -f "$kbuild/${f%.c}.o" ] && [ -f "$tree/$(dirname "$f")/Makefile" ] &&
+		echo "${f%.c}.o"; done | tr '\n' ' ')
+if [ -n "$objs" ]; then
+	# shellcheck disable=SC2086
+	nice -n 19 make -C "$tree" O="$kbuild" ARCH=x86_64 -j"$jobs" W=1 \
+		CC="ccache gcc" HOSTCC="ccache gcc" $objs >"$logs/w1.build" 2>&1 || true
+	warn=$(grep -E 'warning:|error:' "$logs/w1.build" || true)
+	if [ -n "$warn" ]; then
+		fail "W=1 build of $objs"
+		echo "$warn" | sed 's/^/series-check:   /'
+	else
+		passed=$((passed + 1))
+		echo "series-check: W=1 build of $objs: no warning, $(($(now) - t)) s"
+	fi
+fi
 g checkout -q series-check
 
 echo "series-check: took $(($(now) - t0)) s; logs in $logs"
