@@ -83,7 +83,7 @@ for c in $(g rev-list --reverse base..series-check); do
 	(cd "$tree" && ./scripts/checkpatch.pl --strict --show-types --terse "$p") \
 		>"$logs/$i.checkpatch" 2>&1 || true
 	findings=$(grep -E ': (ERROR|WARNING|CHECK):' "$logs/$i.checkpatch" || true)
-	other=$(echo "$findings" | grep -v ':WARNING:FILE_PATH_CHANGES:' | grep . || true)
+	other=$(echo "$findings" | grep -v ' WARNING:FILE_PATH_CHANGES: ' | grep . || true)
 	uncovered=
 	if [ -n "$findings" ] && [ "$findings" != "$other" ]; then
 		for f in $(files_of "$c"); do
