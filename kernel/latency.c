@@ -52,6 +52,9 @@
 
 #include "latency_internal.h"
 
+#define CREATE_TRACE_POINTS
+#include <trace/events/latency.h>
+
 /*
  * The published minimum of the system registry.  Only latency.c writes it,
  * under latency_system.lock; everybody reads it through
@@ -296,6 +299,7 @@ int latency_registry_set(struct latency_registry *r, const char *identifier,
 	struct latency_constraint *c, *new = NULL;
 	unsigned long flags;
 	bool changed;
+	int old = 0;
 	size_t len;
 	u32 hash;
 	int ret;
@@ -329,12 +333,19 @@ int latency_registry_set(struct latency_registry *r, const char *identifier,
 	}
 
 	if (c) {
+		old = c->usecs;
 		latency_update(r, c, usecs);
 	} else {
 		latency_insert(r, new);
 		new = NULL;
 	}
 	changed = latency_publish(r);
+	if (r == &latency_system) {
+		if (c)
+			trace_latency_update(identifier, old, usecs, *r->value);
+		else
+			trace_latency_add(identifier, usecs, *r->value);
+	}
 	spin_unlock_irqrestore(&r->lock, flags);
 
 	/* Somebody added the same name while we allocated. */
@@ -375,8 +386,12 @@ int latency_registry_modify(struct latency_registry *r,
 	spin_lock_irqsave(&r->lock, flags);
 	c = latency_find(r, identifier, hash);
 	if (c) {
+		int old = c->usecs;
+
 		latency_update(r, c, usecs);
 		changed = latency_publish(r);
+		if (r == &latency_system)
+			trace_latency_update(identifier, old, usecs, *r->value);
 	}
 	spin_unlock_irqrestore(&r->lock, flags);
 
@@ -417,6 +432,8 @@ int latency_registry_remove(struct latency_registry *r,
 		rb_erase_cached(&c->rbnode, &r->by_usecs);
 		r->count--;
 		changed = latency_publish(r);
+		if (r == &latency_system)
+			trace_latency_remove(identifier, c->usecs, *r->value);
 	}
 	spin_unlock_irqrestore(&r->lock, flags);
 
