@@ -39,7 +39,7 @@ set -- qemu-system-x86_64 -M pc -accel tcg -cpu max -smp "$smp" -m 1G \
 	-nodefaults -nographic -serial stdio -no-reboot \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 	-kernel "$kbuild/arch/x86/boot/bzImage" \
-	-initrd "$build/initramfs.cpio.gz" $acpi -append "$append"
+	-initrd "${INITRAMFS:-$build/initramfs.cpio.gz}" $acpi -append "$append"
 
 case $mode in
 test)
