@@ -22,6 +22,7 @@ out=$build/bench-results.txt
 	echo "# ns per operation; only the ratio ours/pmqos is meaningful under TCG."
 	for smp in 2 4; do
 		echo
+		echo "## $smp vCPUs"
 		SMP=$smp BOOT_TIMEOUT=1800 "$top/harness/boot.sh" bench \
 			"$build/bench-$smp-console.log" >/dev/null 2>&1 || true
 		grep -a -e '^cpus' -e '^ *N ' -e '^ *[0-9]' \
@@ -31,9 +32,8 @@ out=$build/bench-results.txt
 		}
 	done
 	echo
-	echo "# Added work on each idle entry: acpi_idle_enter() of vmlinux, the"
-	echo "# instructions from the read of the constraint to the branch on it:"
-	objdump -d --no-show-raw-insn "$kbuild/vmlinux" \
-		--disassemble=acpi_idle_enter |
-		grep -A3 '__system_latency_constraint' | sed 's/^/#   /'
+	echo "# Added work on each idle entry, counted in the instructions of"
+	echo "# acpi_idle_enter() as compiled in this build, against the same"
+	echo "# function compiled from the pristine 6.12 source with the same flags."
+	"$top/harness/idle-insns.sh" "$kbuild" | sed 's/^/#   /'
 } | tee "$out"
