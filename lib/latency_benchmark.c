@@ -10,7 +10,9 @@
  *   add+rm    set_ + remove_acceptable_latency() of one more constraint
  *             / cpu_latency_qos_add_request() + _remove_request()
  *   mod-same  modify_acceptable_latency() of a constraint that does not set
- *             the system value / cpu_latency_qos_update_request() alike
+ *             the system value, above all others (where PM QoS's plist is
+ *             quickest) / cpu_latency_qos_update_request() alike
+ *   mod-mid   the same in the middle of the others' values
  *   mod-min   the same, changing the system value each time
  *   wake      a change that must reach idle CPUs and has when the call
  *             returns: set_acceptable_latency() of an existing constraint
@@ -235,6 +237,14 @@ static int bench_run(void)
 		bench_line(n, "mod-same",
 			   BEST(bench_modify_ours(&s, uloops, 950001, 950002)),
 			   BEST(bench_modify_qos(&s, uloops, 950001, 950002)),
+			   uloops);
+		/*
+		 * ...in the middle of the others: where PM QoS's plist, which
+		 * is quick at both ends, must walk its distinct values...
+		 */
+		bench_line(n, "mod-mid",
+			   BEST(bench_modify_ours(&s, uloops, 450001, 450002)),
+			   BEST(bench_modify_qos(&s, uloops, 450001, 450002)),
 			   uloops);
 		/* ...or below everything, so the system value changes. */
 		bench_line(n, "mod-min",
