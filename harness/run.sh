@@ -26,6 +26,7 @@ t1=$(date +%s)
 case $mode in
 test)
 	log=$build/test$suffix-console.log
+	rm -f "$log" "$log.summary"
 	echo "run: booting the test guest (console in $log)"
 	"$top/harness/boot.sh" test "$log"
 	t2=$(date +%s)
