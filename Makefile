@@ -4,6 +4,9 @@
 #
 #   make demo    build the patched kernel, boot it in QEMU, show the subsystem
 #   make test    build, boot, run every KUnit case and in-guest test
+#   make test-hardened  the same tests on KASAN, lockdep, kmemleak, ...
+#   make test-kcsan     the same tests on KCSAN (data races)
+#   make bench   our registry against CPU latency QoS, with 2 and 4 vCPUs
 #   make kernel  apply the series to build/linux-source-6.12 and build it
 #   make apply   only lay the series over the base tree
 #   make shell   boot the test kernel into an interactive busybox shell
@@ -11,7 +14,7 @@
 #   make clean   forget the kernel build (keeps the unpacked tree and ccache)
 #   make distclean  remove build/ entirely
 
-.PHONY: all demo test kernel apply shell deps clean distclean
+.PHONY: all demo test test-hardened test-kcsan bench kernel apply shell deps clean distclean
 
 all: demo
 
@@ -20,6 +23,15 @@ demo:
 
 test:
 	@./harness/run.sh test
+
+test-hardened:
+	@FLAVOUR=hardened ./harness/run.sh test
+
+test-kcsan:
+	@FLAVOUR=kcsan ./harness/run.sh test
+
+bench:
+	@./harness/bench.sh
 
 kernel: deps
 	@./harness/kernel.sh

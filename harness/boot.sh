@@ -39,7 +39,7 @@ set -- qemu-system-x86_64 -M pc -accel tcg -cpu max -smp "$smp" -m 1G \
 	-nodefaults -nographic -serial stdio -no-reboot \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 	-kernel "$kbuild/arch/x86/boot/bzImage" \
-	-initrd "$build/initramfs.cpio.gz" $acpi -append "$append"
+	-initrd "${INITRAMFS:-$build/initramfs.cpio.gz}" $acpi -append "$append"
 
 case $mode in
 test)
@@ -51,8 +51,9 @@ shell)
 	;;
 *)
 	timeout "${BOOT_TIMEOUT:-600}" "$@" </dev/null 2>&1 | tee "$log" |
+		sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g; s/\x1b[a-zA-Z]//g' |
 		grep -v -e '^latency-harness: done' -e 'reboot: Power down' \
-			-e '^SeaBIOS' -e 'Booting from ROM' -e '^iPXE' || true
+			-e 'SeaBIOS' -e 'Booting from ROM' -e '^iPXE' || true
 	grep -q '^latency-harness: done' "$log" || {
 		echo "boot: the guest did not finish; see $log" >&2
 		exit 1

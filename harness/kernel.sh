@@ -8,7 +8,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
 tree=$build/linux-source-6.12
-kbuild=$build/kbuild
+kbuild=${KBUILD_DIR:-$build/kbuild}
 flavour=${FLAVOUR:-}	# empty, or the name of an extra fragment set
 
 "$top/harness/apply.sh"
@@ -17,7 +17,6 @@ cfg=$build/kunitconfig${flavour:+-$flavour}
 cat "$top"/harness/config/*.config >"$cfg.new"
 if [ -n "$flavour" ]; then
 	cat "$top/harness/config/$flavour/"*.config >>"$cfg.new"
-	kbuild=$build/kbuild-$flavour
 fi
 if cmp -s "$cfg.new" "$cfg"; then rm "$cfg.new"; else mv "$cfg.new" "$cfg"; fi
 

@@ -12,6 +12,12 @@ build=${BUILD:-$top/build}
 mode=${1:-test}
 t0=$(date +%s)
 
+# FLAVOUR=hardened|kcsan: the same run on a kernel with the extra fragments
+# of harness/config/$FLAVOUR/, in a build directory of its own.
+suffix=${FLAVOUR:+-$FLAVOUR}
+export KBUILD_DIR=$build/kbuild$suffix
+export INITRAMFS=$build/initramfs$suffix.cpio.gz
+
 "$top/harness/install-deps.sh"
 "$top/harness/kernel.sh"
 "$top/harness/initramfs.sh"
@@ -19,7 +25,8 @@ t1=$(date +%s)
 
 case $mode in
 test)
-	log=$build/test-console.log
+	log=$build/test$suffix-console.log
+	rm -f "$log" "$log.summary"
 	echo "run: booting the test guest (console in $log)"
 	"$top/harness/boot.sh" test "$log"
 	t2=$(date +%s)

@@ -18,7 +18,7 @@ LOG = sys.argv[1]
 # Kernel reports that fail the run.  A WARNING provoked on purpose is
 # announced by its test with "expect a warning" on a line before it.
 SPLATS = re.compile(r'(BUG: |Oops|Kernel panic|WARNING: |KASAN|UBSAN|'
-                    r'KCSAN|kmemleak: .*new suspected|possible recursive locking|'
+                    r'KCSAN|kmemleak: .*new suspected|unreferenced object|possible recursive locking|'
                     r'possible circular locking|inconsistent lock state|'
                     r'sleeping function called from invalid context|'
                     r'list_(add|del) corruption)')
@@ -35,6 +35,7 @@ def main():
     booted = any(l.startswith('latency-harness: done') for l in lines)
     if not booted:
         problems.append('the guest did not boot to the end of the tests')
+        failed += 1
 
     # KUnit: everything printed before user space took over.
     try:
@@ -61,8 +62,10 @@ def main():
         skipped += counts.get('skipped', 0)
         if counts.get('errors'):
             problems.append('kunit.py reported %d parse errors' % counts['errors'])
+            failed += 1
     if kunit_total == 0:
         problems.append('no KUnit case ran')
+        failed += 1
 
     # In-guest tests: top-level TAP between "# selftest:" markers.
     guest_total = 0

@@ -52,6 +52,9 @@
 
 #include "latency_internal.h"
 
+#define CREATE_TRACE_POINTS
+#include <trace/events/latency.h>
+
 /*
  * The published minimum of the system registry.  Only latency.c writes it,
  * under latency_system.lock; everybody reads it through
@@ -133,21 +136,31 @@ EXPORT_SYMBOL_IF_KUNIT(latency_registry_destroy);
  * Kernel callers' mistakes get -EINVAL and one warning naming the mistake;
  * the registry is left untouched.  User space never reaches these checks
  * with bad input: latency_dev.c rejects it first, without a warning.
+ *
+ * latency_hash_id() hashes an identifier and checks on the way what is
+ * cheap to check: NULL, empty, too long.  latency_check_chars() checks the
+ * characters; it runs when a constraint is added, or when a lookup found
+ * nothing, since every stored identifier is valid.
  */
-static int latency_check_id(const char *id)
+static int latency_hash_id(const char *id, u64 *hashlen)
 {
-	size_t len, i;
-
 	if (WARN_ONCE(!id, "latency: NULL identifier\n"))
 		return -EINVAL;
-	len = strnlen(id, LATENCY_ID_MAX + 1);
-	if (WARN_ONCE(!len, "latency: empty identifier\n"))
+	*hashlen = hashlen_string(NULL, id);
+	if (WARN_ONCE(!hashlen_len(*hashlen), "latency: empty identifier\n"))
 		return -EINVAL;
-	if (WARN_ONCE(len > LATENCY_ID_MAX,
+	if (WARN_ONCE(hashlen_len(*hashlen) > LATENCY_ID_MAX,
 		      "latency: identifier longer than %d characters\n",
 		      LATENCY_ID_MAX))
 		return -EINVAL;
-	for (i = 0; i < len; i++) {
+	return 0;
+}
+
+static int latency_check_chars(const char *id)
+{
+	size_t i;
+
+	for (i = 0; id[i]; i++) {
 		/* Printable ASCII without blanks keeps the listing parseable. */
 		if (WARN_ONCE(id[i] <= ' ' || id[i] > '~',
 			      "latency: identifier with a blank or non-printable character\n"))
@@ -173,7 +186,7 @@ static int latency_clamp(int usecs)
 
 static u32 latency_hash(const char *id)
 {
-	return full_name_hash(NULL, id, strlen(id));
+	return hashlen_hash(hashlen_string(NULL, id));
 }
 
 static struct latency_constraint *
@@ -234,10 +247,18 @@ static void latency_insert(struct latency_registry *r,
 static void latency_update(struct latency_registry *r,
 			   struct latency_constraint *c, int usecs)
 {
+	struct rb_node *prev, *next;
+
 	if (c->usecs == usecs)
 		return;
-	rb_erase_cached(&c->rbnode, &r->by_usecs);
 	c->usecs = usecs;
+	/* Still between its neighbours: the tree needs no change. */
+	prev = rb_prev(&c->rbnode);
+	next = rb_next(&c->rbnode);
+	if ((!prev || latency_less(prev, &c->rbnode)) &&
+	    (!next || latency_less(&c->rbnode, next)))
+		return;
+	rb_erase_cached(&c->rbnode, &r->by_usecs);
 	rb_add_cached(&c->rbnode, &r->by_usecs, latency_less);
 }
 
@@ -296,17 +317,20 @@ int latency_registry_set(struct latency_registry *r, const char *identifier,
 	struct latency_constraint *c, *new = NULL;
 	unsigned long flags;
 	bool changed;
+	int old = 0;
+	u64 hashlen;
 	size_t len;
 	u32 hash;
 	int ret;
 
 	might_sleep();
-	ret = latency_check_id(identifier) ?: latency_check_usecs(usecs);
+	ret = latency_hash_id(identifier, &hashlen) ?:
+	      latency_check_chars(identifier) ?: latency_check_usecs(usecs);
 	if (ret)
 		return ret;
 	usecs = latency_clamp(usecs);
-	hash = latency_hash(identifier);
-	len = strlen(identifier);
+	hash = hashlen_hash(hashlen);
+	len = hashlen_len(hashlen);
 
 	for (;;) {
 		spin_lock_irqsave(&r->lock, flags);
@@ -329,12 +353,19 @@ int latency_registry_set(struct latency_registry *r, const char *identifier,
 	}
 
 	if (c) {
+		old = c->usecs;
 		latency_update(r, c, usecs);
 	} else {
 		latency_insert(r, new);
 		new = NULL;
 	}
 	changed = latency_publish(r);
+	if (r == &latency_system) {
+		if (c)
+			trace_latency_update(identifier, old, usecs, *r->value);
+		else
+			trace_latency_add(identifier, usecs, *r->value);
+	}
 	spin_unlock_irqrestore(&r->lock, flags);
 
 	/* Somebody added the same name while we allocated. */
@@ -363,26 +394,31 @@ int latency_registry_modify(struct latency_registry *r,
 	struct latency_constraint *c;
 	unsigned long flags;
 	bool changed = false;
-	u32 hash;
+	u64 hashlen;
 	int ret;
 
-	ret = latency_check_id(identifier) ?: latency_check_usecs(usecs);
+	ret = latency_hash_id(identifier, &hashlen) ?: latency_check_usecs(usecs);
 	if (ret)
 		return ret;
 	usecs = latency_clamp(usecs);
-	hash = latency_hash(identifier);
 
 	spin_lock_irqsave(&r->lock, flags);
-	c = latency_find(r, identifier, hash);
+	c = latency_find(r, identifier, hashlen_hash(hashlen));
 	if (c) {
+		int old = c->usecs;
+
 		latency_update(r, c, usecs);
 		changed = latency_publish(r);
+		if (r == &latency_system)
+			trace_latency_update(identifier, old, usecs, *r->value);
 	}
 	spin_unlock_irqrestore(&r->lock, flags);
 
+	if (!c)
+		return latency_check_chars(identifier) ?: -ENOENT;
 	if (changed)
 		schedule_work(&r->notify_work);
-	return c ? 0 : -ENOENT;
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_modify);
 
@@ -402,26 +438,27 @@ int latency_registry_remove(struct latency_registry *r,
 	struct latency_constraint *c;
 	unsigned long flags;
 	bool changed = false;
-	u32 hash;
+	u64 hashlen;
 	int ret;
 
-	ret = latency_check_id(identifier);
+	ret = latency_hash_id(identifier, &hashlen);
 	if (ret)
 		return ret;
-	hash = latency_hash(identifier);
 
 	spin_lock_irqsave(&r->lock, flags);
-	c = latency_find(r, identifier, hash);
+	c = latency_find(r, identifier, hashlen_hash(hashlen));
 	if (c) {
 		hash_del(&c->hnode);
 		rb_erase_cached(&c->rbnode, &r->by_usecs);
 		r->count--;
 		changed = latency_publish(r);
+		if (r == &latency_system)
+			trace_latency_remove(identifier, c->usecs, *r->value);
 	}
 	spin_unlock_irqrestore(&r->lock, flags);
 
 	if (!c)
-		return -ENOENT;
+		return latency_check_chars(identifier) ?: -ENOENT;
 	kfree(c);
 	if (changed)
 		schedule_work(&r->notify_work);

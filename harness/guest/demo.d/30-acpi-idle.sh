@@ -22,7 +22,7 @@ acpi_demo_window() {
 }
 
 echo
-echo "== ACPI idle honours the latency constraint (C3 exit latency: 200 us) =="
+echo "== A user-space holder asks for 150 us; ACPI idle honours it (C3 exit latency: 200 us) =="
 if [ "$(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null)" != acpi_idle ] ||
    [ ! -c /dev/acceptable_latency ]; then
 	echo "(skipped: acpi_idle or /dev/acceptable_latency missing)"
@@ -33,13 +33,15 @@ else
 	echo "\$ exec 3>/dev/acceptable_latency; echo 150 >&3"
 	exec 3>/dev/acceptable_latency
 	echo 150 >&3
-	sleep 1
+	echo "\$ cat /proc/latency_constraints"
+	cat /proc/latency_constraints
 	grep -h "maximum allowed latency" /proc/acpi/processor/*/power | sort -u |
-		sed 's|^|  /proc/acpi/processor/*/power: |'
+		sed 's|^|/proc/acpi/processor/*/power: |'
 	acpi_demo_window
-	echo "\$ exec 3>&-      # constraint released"
+	echo "\$ exec 3>&-      # the holder lets go"
 	exec 3>&-
-	sleep 1
+	echo "\$ cat /proc/latency_constraints"
+	cat /proc/latency_constraints
 	acpi_demo_window
 fi
 unset acpi_demo_sum acpi_demo_s acpi_demo_c2 acpi_demo_c3

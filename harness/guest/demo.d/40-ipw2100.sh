@@ -10,7 +10,8 @@ ipw_registry() {
 	fi
 }
 
-echo "--- ipw2100: a 175 usec constraint per adapter, only while it is up"
+echo
+echo "== ipw2100: a 175 usec constraint per adapter, only while it is up =="
 if [ -z "$(find "/lib/modules/$(uname -r)" -name 'ipw2100.ko*' 2>/dev/null)" ]; then
 	echo "ipw2100 is not built as a module; nothing to show"
 else
@@ -25,20 +26,7 @@ else
 		echo "unloaded: REGISTRY CHANGED"
 	fi
 	echo "with an adapter it holds ipw2100:<PCI name>: 175 usec while up,"
-	echo "relaxed when down, removed on unplug. KUnit, two fake adapters:"
-	if [ -n "$(find "/lib/modules/$(uname -r)" -name 'ipw2100_kunit.ko*' 2>/dev/null)" ]; then
-		ipw_lvl=$(awk '{ print $1 }' /proc/sys/kernel/printk)
-		echo 1 >/proc/sys/kernel/printk
-		modprobe ipw2100_kunit
-		echo "$ipw_lvl" >/proc/sys/kernel/printk
-		dmesg | grep '# ipw2100_latency: pass:' | tail -n 1 |
-			sed 's/^\[[^]]*\] *//; s/^/  /'
-		rmmod ipw2100_kunit
-		rmmod ipw2100
-		unset ipw_lvl
-	else
-		echo "  (CONFIG_IPW2100_KUNIT_TEST is not m)"
-	fi
+	echo "relaxed when down, removed on unplug (KUnit suite ipw2100_latency)."
 	unset ipw_before
 fi
 unset -f ipw_registry

@@ -144,11 +144,11 @@ static void latency_set_existing_does_not_allocate(struct kunit *test)
 	struct latency_constraint *before, *after;
 
 	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "a", 100, NULL), 0);
-	before = hlist_entry(r->names[hash_min(full_name_hash(NULL, "a", 1),
+	before = hlist_entry(r->names[hash_min(hashlen_hash(hashlen_string(NULL, "a")),
 					       LATENCY_HASH_BITS)].first,
 			     struct latency_constraint, hnode);
 	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "a", 200, NULL), 0);
-	after = hlist_entry(r->names[hash_min(full_name_hash(NULL, "a", 1),
+	after = hlist_entry(r->names[hash_min(hashlen_hash(hashlen_string(NULL, "a")),
 					      LATENCY_HASH_BITS)].first,
 			    struct latency_constraint, hnode);
 	/* The same entry was updated in place, not replaced. */

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Benchmark of the latency-constraint registry against CPU latency QoS.
+ *
+ * "echo 1 > /sys/module/latency_benchmark/parameters/run" measures, with
+ * N = 1, 10, 100, 1000 and 10000 constraints already held by each side,
+ * the cost in ns per operation of:
+ *
+ *   query     system_latency_constraint()    / cpu_latency_qos_limit()
+ *   add+rm    set_ + remove_acceptable_latency() of one more constraint
+ *             / cpu_latency_qos_add_request() + _remove_request()
+ *   mod-same  modify_acceptable_latency() of a constraint that does not set
+ *             the system value, above all others (where PM QoS's plist is
+ *             quickest) / cpu_latency_qos_update_request() alike
+ *   mod-mid   the same in the middle of the others' values
+ *   mod-min   the same, changing the system value each time
+ *   wake      a change that must reach idle CPUs and has when the call
+ *             returns: set_acceptable_latency() of an existing constraint
+ *             between 50 and 150 us, forbidding and allowing a 200 us C3
+ *             (the ACPI idle notifier IPIs every CPU and waits, or wakes
+ *             them) / cpu_latency_qos_update_request() (which always calls
+ *             wake_up_all_idle_cpus() and does not wait)
+ *   wake-none the same between 300 and 400 us, which changes nothing for
+ *             a CPU whose deepest state has an exit latency of 200 us
+ *
+ * and prints one line per N and operation, with the ratio ours / PM QoS.
+ * Under QEMU TCG only ratios within one run mean anything.
+ *
+ * Built in only: cpu_latency_qos_limit() is not exported to modules.
+ */
+
+#define pr_fmt(fmt) "latency_benchmark: " fmt
+
+#include <linux/cpumask.h>
+#include <linux/init.h>
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/latency.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/pm_qos.h>
+#include <linux/slab.h>
+
+#define BENCH_ID_FMT	"bench:%u"
+
+static DEFINE_MUTEX(bench_lock);
+
+struct bench_side {
+	char (*ids)[16];
+	struct pm_qos_request *reqs;
+	unsigned int n;
+};
+
+/*
+ * Held values: spread over 1000..900999 us.  Holder 0, the one the
+ * benchmark changes, holds more than any other, so that moving it above
+ * them leaves the system value alone and moving it below 1000 changes it.
+ */
+static int bench_value(unsigned int i)
+{
+	return i ? 1000 + (i * 7919) % 900000 : 950000;
+}
+
+static u64 bench_query_ours(unsigned int loops)
+{
+	u64 t0 = ktime_get_ns();
+	unsigned int i;
+	int sum = 0;
+
+	for (i = 0; i < loops; i++) {
+		sum += system_latency_constraint();
+		barrier();
+	}
+	OPTIMIZER_HIDE_VAR(sum);
+	return ktime_get_ns() - t0;
+}
+
+static u64 bench_query_qos(unsigned int loops)
+{
+	u64 t0 = ktime_get_ns();
+	unsigned int i;
+	int sum = 0;
+
+	for (i = 0; i < loops; i++) {
+		sum += cpu_latency_qos_limit();
+		barrier();
+	}
+	OPTIMIZER_HIDE_VAR(sum);
+	return ktime_get_ns() - t0;
+}
+
+static u64 bench_addrm_ours(unsigned int loops)
+{
+	u64 t0 = ktime_get_ns();
+	unsigned int i;
+
+	for (i = 0; i < loops; i++) {
+		set_acceptable_latency("bench:extra", 500000);
+		remove_acceptable_latency("bench:extra");
+	}
+	return ktime_get_ns() - t0;
+}
+
+static u64 bench_addrm_qos(unsigned int loops)
+{
+	struct pm_qos_request req = {};
+	u64 t0 = ktime_get_ns();
+	unsigned int i;
+
+	for (i = 0; i < loops; i++) {
+		cpu_latency_qos_add_request(&req, 500000);
+		cpu_latency_qos_remove_request(&req);
+	}
+	return ktime_get_ns() - t0;
+}
+
+/* Alternate holder 0 between @a and @b. */
+static u64 bench_modify_ours(struct bench_side *s, unsigned int loops,
+			     int a, int b)
+{
+	u64 t0 = ktime_get_ns();
+	unsigned int i;
+
+	for (i = 0; i < loops; i++)
+		modify_acceptable_latency(s->ids[0], i & 1 ? a : b);
+	return ktime_get_ns() - t0;
+}
+
+static u64 bench_modify_qos(struct bench_side *s, unsigned int loops,
+			    int a, int b)
+{
+	u64 t0 = ktime_get_ns();
+	unsigned int i;
+
+	for (i = 0; i < loops; i++)
+		cpu_latency_qos_update_request(&s->reqs[0], i & 1 ? a : b);
+	return ktime_get_ns() - t0;
+}
+
+static u64 bench_wake_ours(struct bench_side *s, unsigned int loops,
+			   int a, int b)
+{
+	u64 t0 = ktime_get_ns();
+	unsigned int i;
+
+	for (i = 0; i < loops; i++)
+		set_acceptable_latency(s->ids[0], i & 1 ? a : b);
+	return ktime_get_ns() - t0;
+}
+
+static int bench_fill(struct bench_side *s, unsigned int n)
+{
+	unsigned int i;
+	int ret;
+
+	s->ids = kvcalloc(n, sizeof(*s->ids), GFP_KERNEL);
+	s->reqs = kvcalloc(n, sizeof(*s->reqs), GFP_KERNEL);
+	if (!s->ids || !s->reqs)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		snprintf(s->ids[i], sizeof(s->ids[i]), BENCH_ID_FMT, i);
+		ret = set_acceptable_latency(s->ids[i], bench_value(i));
+		if (ret)
+			return ret;
+		cpu_latency_qos_add_request(&s->reqs[i], bench_value(i));
+		s->n = i + 1;
+	}
+	return 0;
+}
+
+static void bench_empty(struct bench_side *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n; i++) {
+		remove_acceptable_latency(s->ids[i]);
+		cpu_latency_qos_remove_request(&s->reqs[i]);
+	}
+	kvfree(s->ids);
+	kvfree(s->reqs);
+	s->ids = NULL;
+	s->reqs = NULL;
+	s->n = 0;
+}
+
+/*
+ * Each figure is the best of BENCH_RUNS runs: under QEMU TCG a run can be
+ * stretched by a vCPU thread the host did not schedule, never shortened.
+ */
+#define BENCH_RUNS	5
+#define BEST(expr) ({						\
+	u64 __best = U64_MAX;					\
+	int __r;						\
+	for (__r = 0; __r < BENCH_RUNS; __r++)			\
+		__best = min_t(u64, __best, (expr));		\
+	__best;							\
+})
+
+static void bench_line(unsigned int n, const char *op, u64 ours, u64 qos,
+		       unsigned int loops)
+{
+	u64 o = div_u64(ours, loops), q = div_u64(qos, loops);
+
+	pr_info("%6u %-9s %10llu %10llu %7llu.%02llu\n", n, op, o, q,
+		q ? div64_u64(ours, qos) : 0,
+		q ? div64_u64(ours * 100, qos) % 100 : 0);
+}
+
+static int bench_run(void)
+{
+	static const unsigned int sizes[] = { 1, 10, 100, 1000, 10000 };
+	const unsigned int qloops = 100000, uloops = 1000, wloops = 100;
+	struct pm_qos_request kernel_req = {};
+	struct bench_side s = {};
+	unsigned int k;
+	int ret = 0;
+
+	/* PM QoS has no built-in "kernel" constraint: give it one alike. */
+	if (system_latency_constraint() < INFINITE_LATENCY)
+		cpu_latency_qos_add_request(&kernel_req,
+					    system_latency_constraint());
+
+	pr_info("cpus %u, constraints held by each side: N\n", num_online_cpus());
+	pr_info("%6s %-9s %10s %10s %10s\n", "N", "operation", "ours ns",
+		"pmqos ns", "ours/pmqos");
+	for (k = 0; k < ARRAY_SIZE(sizes); k++) {
+		unsigned int n = sizes[k];
+
+		ret = bench_fill(&s, n);
+		if (ret)
+			break;
+		bench_line(n, "query", BEST(bench_query_ours(qloops)),
+			   BEST(bench_query_qos(qloops)), qloops);
+		bench_line(n, "add+rm", BEST(bench_addrm_ours(uloops)),
+			   BEST(bench_addrm_qos(uloops)), uloops);
+		/* Holder 0 stays above every other holder... */
+		bench_line(n, "mod-same",
+			   BEST(bench_modify_ours(&s, uloops, 950001, 950002)),
+			   BEST(bench_modify_qos(&s, uloops, 950001, 950002)),
+			   uloops);
+		/*
+		 * ...in the middle of the others: where PM QoS's plist, which
+		 * is quick at both ends, must walk its distinct values...
+		 */
+		bench_line(n, "mod-mid",
+			   BEST(bench_modify_ours(&s, uloops, 450001, 450002)),
+			   BEST(bench_modify_qos(&s, uloops, 450001, 450002)),
+			   uloops);
+		/* ...or below everything, so the system value changes. */
+		bench_line(n, "mod-min",
+			   BEST(bench_modify_ours(&s, uloops, 500, 600)),
+			   BEST(bench_modify_qos(&s, uloops, 500, 600)), uloops);
+		synchronize_acceptable_latency();
+		/* Between 50 and 150 us, C3 (200 us) is forbidden and allowed. */
+		bench_line(n, "wake", BEST(bench_wake_ours(&s, wloops, 50, 150)),
+			   BEST(bench_modify_qos(&s, wloops, 50, 150)), wloops);
+		/* Between 300 and 400 us, no state of the guest changes. */
+		bench_line(n, "wake-none",
+			   BEST(bench_wake_ours(&s, wloops, 300, 400)),
+			   BEST(bench_modify_qos(&s, wloops, 300, 400)), wloops);
+		bench_empty(&s);
+	}
+	bench_empty(&s);
+	if (cpu_latency_qos_request_active(&kernel_req))
+		cpu_latency_qos_remove_request(&kernel_req);
+	synchronize_acceptable_latency();
+	pr_info("done\n");
+	return ret;
+}
+
+static int bench_run_set(const char *val, const struct kernel_param *kp)
+{
+	int ret;
+
+	if (!sysfs_streq(val, "1"))
+		return -EINVAL;
+	mutex_lock(&bench_lock);
+	ret = bench_run();
+	mutex_unlock(&bench_lock);
+	return ret;
+}
+
+static const struct kernel_param_ops bench_run_ops = {
+	.set = bench_run_set,
+};
+module_param_cb(run, &bench_run_ops, NULL, 0200);
+MODULE_PARM_DESC(run, "write 1 to run the benchmark");
