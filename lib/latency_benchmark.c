@@ -46,7 +46,7 @@
 static DEFINE_MUTEX(bench_lock);
 
 struct bench_side {
-	char (*ids)[16];
+	char (*ids)[sizeof("bench:4294967295")];
 	struct pm_qos_request *reqs;
 	unsigned int n;
 };

@@ -112,7 +112,13 @@ for f in /proc/acpi/processor/*/power; do
 		3) re='^bus master activity:     [0-9a-f]{8}$' ;;
 		4) re='^maximum allowed latency: [0-9]+ usec$' ;;
 		5) re='^states:$' ;;
-		*) re='^   [ *]C[0-9]+:                  (<not supported>|type\[(C[123]|--)\] promotion\[(C[0-9]+|--)\] demotion\[(C[0-9]+|--)\] latency\[[0-9]{3,}\] usage\[[0-9]{8,}\] duration\[[0-9]{20,}\])$' ;;
+		*)	# One state line, as 2.6.18 printed it.
+			re='^   [ *]C[0-9]+:                  '
+			re="$re(<not supported>|type\\[(C[123]|--)\\] "
+			re="${re}promotion\\[(C[0-9]+|--)\\] "
+			re="${re}demotion\\[(C[0-9]+|--)\\] "
+			re="${re}latency\\[[0-9]{3,}\\] usage\\[[0-9]{8,}\\] "
+			re="${re}duration\\[[0-9]{20,}\\])\$" ;;
 		esac
 		echo "$line" | grep -Eq "$re" || bad="$bad $f:$i"
 	done <"$f"
@@ -193,7 +199,7 @@ for gov in $GOVERNORS; do
 		sys=$(system_value)
 		pl=$(power_latencies | tr '\n' ' ')
 		[ -n "$sys" ] && [ "$sys" != "$HOLD" ] && [ "$pl" = "$sys " ]
-		check $? "power files show the system value after release (power: $pl; system: $sys)"
+		check $? "power files show the value after release ($pl; system: $sys)"
 		first=0
 	fi
 	idle_window

@@ -45,7 +45,9 @@ echo 0 >$T/events/latency/enable
 trace=$(grep -v '^#' $T/trace)
 echo "$trace" | sed 's/^/# /'
 
-id=$(echo "$trace" | sed -n 's/.*latency_add: identifier=\(user:[0-9]*:[0-9]*\) .*/\1/p' | head -n 1)
+id=$(echo "$trace" |
+	sed -n 's/.*latency_add: identifier=\(user:[0-9]*:[0-9]*\) .*/\1/p' |
+	head -n 1)
 ok "$([ -n "$id" ]; echo $?)" "latency_add names the new user-space holder ($id)"
 echo "$trace" | grep -q "latency_add: identifier=$id usecs=1000000 system=$base\$"
 ok $? "latency_add: no constraint yet, system $base"
