@@ -7,6 +7,8 @@
 #   make test-hardened  the same tests on KASAN, lockdep, kmemleak, ...
 #   make test-kcsan     the same tests on KCSAN (data races)
 #   make bench   our registry against CPU latency QoS, with 2 and 4 vCPUs
+#   make series  the mailable git format-patch series, in build/series/out
+#   make series-check  git am it, build every prefix, checkpatch --strict
 #   make kernel  apply the series to build/linux-source-6.12 and build it
 #   make apply   only lay the series over the base tree
 #   make shell   boot the test kernel into an interactive busybox shell
