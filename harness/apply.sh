@@ -31,7 +31,15 @@ pkg=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo unknow
 echo "apply: base Linux $version (Debian linux-source-6.12 $pkg)"
 
 # Files of the series: everything git knows or would add, at a kernel path.
-files=$(cd "$top" && git ls-files --cached --others --exclude-standard |
+# Outside a git checkout (an unpacked tarball of the repository), every file.
+list_files() {
+	if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		git -C "$top" ls-files --cached --others --exclude-standard
+	else
+		(cd "$top" && find . -type f ! -path './.git/*' | sed 's|^\./||')
+	fi
+}
+files=$(list_files |
 	grep -E '/|^MAINTAINERS\.patch$' |
 	grep -Ev '^(harness|build|series|\.ci)/' | sort -u)
 
