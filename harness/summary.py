@@ -17,8 +17,9 @@ LOG = sys.argv[1]
 
 # Kernel reports that fail the run.  A WARNING provoked on purpose is
 # announced by its test with "expect a warning" on a line before it.
-SPLATS = re.compile(r'(BUG: |Oops|Kernel panic|WARNING: |KASAN|UBSAN|'
-                    r'KCSAN|kmemleak: .*new suspected|unreferenced object|possible recursive locking|'
+# KASAN and KCSAN reports start with "BUG: KASAN:" and "BUG: KCSAN:".
+SPLATS = re.compile(r'(BUG: |Oops|Kernel panic|WARNING: |UBSAN: |'
+                    r'kmemleak: .*new suspected|unreferenced object|possible recursive locking|'
                     r'possible circular locking|inconsistent lock state|'
                     r'sleeping function called from invalid context|'
                     r'list_(add|del) corruption)')
