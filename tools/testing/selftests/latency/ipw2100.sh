@@ -97,6 +97,16 @@ if ! has_module ipw2100; then
 	exit 0
 fi
 
+# The registry must read as it did at the start, if it can be read at all.
+check_registry() {
+	if [ $have_registry -eq 0 ]; then
+		check "registry unchanged $1" registry_unchanged
+	else
+		skip "registry unchanged $1" \
+			"no /proc/latency_constraints nor /dev/acceptable_latency"
+	fi
+}
+
 before=$(registry)
 have_registry=$?
 
@@ -105,20 +115,10 @@ rmmod ipw2100_kunit 2>/dev/null
 rmmod ipw2100 2>/dev/null
 
 check "modprobe ipw2100 with no adapter" modprobe ipw2100
-if [ $have_registry -eq 0 ]; then
-	check "registry unchanged after load" registry_unchanged
-else
-	skip "registry unchanged after load" \
-		"no /proc/latency_constraints nor /dev/acceptable_latency"
-fi
+check_registry "after load"
 
 check "rmmod ipw2100" rmmod ipw2100
-if [ $have_registry -eq 0 ]; then
-	check "registry unchanged after unload" registry_unchanged
-else
-	skip "registry unchanged after unload" \
-		"no /proc/latency_constraints nor /dev/acceptable_latency"
-fi
+check_registry "after unload"
 
 if ! has_module ipw2100_kunit; then
 	skip "KUnit suite $SUITE" "CONFIG_IPW2100_KUNIT_TEST is not m"
@@ -148,11 +148,6 @@ fi
 
 rmmod ipw2100_kunit 2>/dev/null
 check "rmmod ipw2100 after the KUnit suite" rmmod ipw2100
-if [ $have_registry -eq 0 ]; then
-	check "registry unchanged after the KUnit suite" registry_unchanged
-else
-	skip "registry unchanged after the KUnit suite" \
-		"no /proc/latency_constraints nor /dev/acceptable_latency"
-fi
+check_registry "after the KUnit suite"
 
 echo "1..$n"
