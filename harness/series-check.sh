@@ -67,6 +67,17 @@ cat "$top"/harness/config/*.config >>"$frag"
 passed=0 failed=0
 fail() { echo "series-check: FAIL: $*"; failed=$((failed + 1)); }
 
+# judge WARNINGS FAILURE SUCCESS: fail, listing the warnings, or pass.
+judge() {
+	if [ -n "$1" ]; then
+		fail "$2"
+		echo "$1" | sed 's/^/series-check:   /'
+	else
+		passed=$((passed + 1))
+		echo "series-check: $3"
+	fi
+}
+
 files_of() {	# the files commit $1 adds
 	g diff-tree --no-commit-id --name-only --diff-filter=A -r "$1"
 }
@@ -121,13 +132,8 @@ for c in $(g rev-list --reverse base..series-check); do
 		>>"$logs/$i.build" 2>&1; then
 		warn=$(for f in $(g diff --name-only base "$c"); do
 			grep -F "$f:" "$logs/$i.build" | grep -E 'warning:|error:'; done | sort -u)
-		if [ -n "$warn" ]; then
-			fail "build of patch $i has warnings in files of the series"
-			echo "$warn" | sed 's/^/series-check:   /'
-		else
-			passed=$((passed + 1))
-			echo "series-check:   builds, $(($(now) - t)) s${missing:+ (not yet in the tree: $missing)}"
-		fi
+		judge "$warn" "build of patch $i has warnings in files of the series" \
+			"  builds, $(($(now) - t)) s${missing:+ (not yet in the tree: $missing)}"
 	else
 		fail "build of patch $i ($logs/$i.build)"
 		grep -E 'error|Error' "$logs/$i.build" | head -20 | sed 's/^/series-check:   /'
@@ -167,13 +173,8 @@ for l in open(sys.argv[2], errors="replace"):
         print(l.rstrip())
 EOF
 )
-	if [ -n "$warn" ]; then
-		fail "W=1 build of $objs"
-		echo "$warn" | sed 's/^/series-check:   /'
-	else
-		passed=$((passed + 1))
-		echo "series-check: W=1 build of $objs: no new warning, $(($(now) - t)) s"
-	fi
+	judge "$warn" "W=1 build of $objs" \
+		"W=1 build of $objs: no new warning, $(($(now) - t)) s"
 fi
 g checkout -q series-check
 

@@ -61,6 +61,10 @@ static int bench_value(unsigned int i)
 	return i ? 1000 + (i * 7919) % 900000 : 950000;
 }
 
+/*
+ * Two copies of one loop on purpose: through a function pointer both
+ * queries would become an indirect call, hiding what the inline read saves.
+ */
 static u64 bench_query_ours(unsigned int loops)
 {
 	u64 t0 = ktime_get_ns();
