@@ -27,7 +27,10 @@
  * Constraints are hashed by identifier and kept in an rbtree sorted by value
  * with the leftmost node cached: every update is O(log n), reading the
  * system value is O(1), and an update of an existing constraint never
- * allocates memory.
+ * allocates memory.  A holder that changes its constraint often, or must
+ * not allocate, embeds a struct latency_request instead and holds it
+ * through latency_request_add() and friends: no allocation, no lookup by
+ * name, in the same namespace and listing.
  *
  * (C) Copyright 2006 Intel Corporation
  * Author: Arjan van de Ven <arjan@linux.intel.com>
@@ -117,15 +120,17 @@ EXPORT_SYMBOL_IF_KUNIT(latency_registry_init);
  */
 void latency_registry_destroy(struct latency_registry *r)
 {
-	struct latency_constraint *c;
+	struct latency_request *req;
 	struct hlist_node *tmp;
 	int bkt;
 
 	cancel_work_sync(&r->notify_work);
-	hash_for_each_safe(r->names, bkt, tmp, c, hnode) {
-		hash_del(&c->hnode);
-		rb_erase_cached(&c->rbnode, &r->by_usecs);
-		kfree(c);
+	hash_for_each_safe(r->names, bkt, tmp, req, hnode) {
+		hash_del(&req->hnode);
+		rb_erase_cached(&req->rbnode, &r->by_usecs);
+		/* A request handle is left inactive, to its holder. */
+		if (req->allocated)
+			kfree(container_of(req, struct latency_constraint, req));
 	}
 	r->count = 0;
 	WRITE_ONCE(*r->value, INFINITE_LATENCY);
@@ -189,35 +194,35 @@ static u32 latency_hash(const char *id)
 	return hashlen_hash(hashlen_string(NULL, id));
 }
 
-static struct latency_constraint *
+static struct latency_request *
 latency_find(struct latency_registry *r, const char *id, u32 hash)
 {
-	struct latency_constraint *c;
+	struct latency_request *req;
 
 	lockdep_assert_held(&r->lock);
-	hash_for_each_possible(r->names, c, hnode, hash) {
-		if (c->hash == hash && !strcmp(c->identifier, id))
-			return c;
+	hash_for_each_possible(r->names, req, hnode, hash) {
+		if (req->hash == hash && !strcmp(req->identifier, id))
+			return req;
 	}
 	return NULL;
 }
 
 static bool latency_less(struct rb_node *a, const struct rb_node *b)
 {
-	const struct latency_constraint *ca, *cb;
+	const struct latency_request *ra, *rb;
 
-	ca = rb_entry(a, struct latency_constraint, rbnode);
-	cb = rb_entry(b, struct latency_constraint, rbnode);
-	if (ca->usecs != cb->usecs)
-		return ca->usecs < cb->usecs;
-	return strcmp(ca->identifier, cb->identifier) < 0;
+	ra = rb_entry(a, struct latency_request, rbnode);
+	rb = rb_entry(b, struct latency_request, rbnode);
+	if (ra->usecs != rb->usecs)
+		return ra->usecs < rb->usecs;
+	return strcmp(ra->identifier, rb->identifier) < 0;
 }
 
-static struct latency_constraint *latency_leftmost(struct latency_registry *r)
+static struct latency_request *latency_leftmost(struct latency_registry *r)
 {
 	struct rb_node *node = rb_first_cached(&r->by_usecs);
 
-	return node ? rb_entry(node, struct latency_constraint, rbnode) : NULL;
+	return node ? rb_entry(node, struct latency_request, rbnode) : NULL;
 }
 
 /*
@@ -226,7 +231,7 @@ static struct latency_constraint *latency_leftmost(struct latency_registry *r)
  */
 static bool latency_publish(struct latency_registry *r)
 {
-	struct latency_constraint *first = latency_leftmost(r);
+	struct latency_request *first = latency_leftmost(r);
 	int min = first ? first->usecs : INFINITE_LATENCY;
 
 	lockdep_assert_held(&r->lock);
@@ -236,30 +241,77 @@ static bool latency_publish(struct latency_registry *r)
 	return true;
 }
 
-static void latency_insert(struct latency_registry *r,
-			   struct latency_constraint *c)
+/* Link @req, whose identifier, hash and value are set, and publish. */
+static bool latency_link(struct latency_registry *r,
+			 struct latency_request *req)
 {
-	hash_add(r->names, &c->hnode, c->hash);
-	rb_add_cached(&c->rbnode, &r->by_usecs, latency_less);
+	bool changed;
+
+	lockdep_assert_held(&r->lock);
+	hash_add(r->names, &req->hnode, req->hash);
+	rb_add_cached(&req->rbnode, &r->by_usecs, latency_less);
 	r->count++;
+	changed = latency_publish(r);
+	if (r == &latency_system)
+		trace_latency_add(req->identifier, req->usecs, *r->value);
+	return changed;
 }
 
-static void latency_update(struct latency_registry *r,
-			   struct latency_constraint *c, int usecs)
+/* Unlink @req, leaving it inactive, and publish. */
+static bool latency_unlink(struct latency_registry *r,
+			   struct latency_request *req)
+{
+	bool changed;
+
+	lockdep_assert_held(&r->lock);
+	hash_del(&req->hnode);
+	rb_erase_cached(&req->rbnode, &r->by_usecs);
+	r->count--;
+	changed = latency_publish(r);
+	if (r == &latency_system)
+		trace_latency_remove(req->identifier, req->usecs, *r->value);
+	return changed;
+}
+
+/* Give @req the value @usecs, keeping the tree sorted, and publish. */
+static bool latency_change(struct latency_registry *r,
+			   struct latency_request *req, int usecs)
 {
 	struct rb_node *prev, *next;
+	int old = req->usecs;
+	bool changed;
 
-	if (c->usecs == usecs)
-		return;
-	c->usecs = usecs;
+	lockdep_assert_held(&r->lock);
+	if (old == usecs)
+		goto out;
+	req->usecs = usecs;
 	/* Still between its neighbours: the tree needs no change. */
-	prev = rb_prev(&c->rbnode);
-	next = rb_next(&c->rbnode);
-	if ((!prev || latency_less(prev, &c->rbnode)) &&
-	    (!next || latency_less(&c->rbnode, next)))
-		return;
-	rb_erase_cached(&c->rbnode, &r->by_usecs);
-	rb_add_cached(&c->rbnode, &r->by_usecs, latency_less);
+	prev = rb_prev(&req->rbnode);
+	next = rb_next(&req->rbnode);
+	if ((!prev || latency_less(prev, &req->rbnode)) &&
+	    (!next || latency_less(&req->rbnode, next)))
+		goto out;
+	rb_erase_cached(&req->rbnode, &r->by_usecs);
+	rb_add_cached(&req->rbnode, &r->by_usecs, latency_less);
+out:
+	changed = latency_publish(r);
+	if (r == &latency_system)
+		trace_latency_update(req->identifier, old, usecs, *r->value);
+	return changed;
+}
+
+/*
+ * A name held through a request handle belongs to its holder: the named
+ * calls must not change it, let alone free it.  @handle is what the lookup
+ * found under the lock; the request itself may be gone by now.
+ */
+static int latency_check_owner(const char *id, bool handle)
+{
+	if (WARN_ONCE(handle,
+		      "latency: \"%s\" is held through a latency_request\n",
+		      id))
+		return -EBUSY;
+	return 0;
 }
 
 /*
@@ -309,15 +361,17 @@ EXPORT_SYMBOL_IF_KUNIT(latency_alloc);
  * See set_acceptable_latency().
  *
  * Context: Process context; may sleep.
- * Return: 0, -EINVAL for bad arguments, -ENOMEM.
+ * Return: 0, -EINVAL for bad arguments, -EBUSY for a name held through a
+ * request handle, -ENOMEM.
  */
 int latency_registry_set(struct latency_registry *r, const char *identifier,
 			 int usecs, struct task_struct *owner)
 {
-	struct latency_constraint *c, *new = NULL;
+	struct latency_constraint *new = NULL;
+	struct latency_request *req;
+	bool changed = false;
 	unsigned long flags;
-	bool changed;
-	int old = 0;
+	bool handle;
 	u64 hashlen;
 	size_t len;
 	u32 hash;
@@ -334,8 +388,8 @@ int latency_registry_set(struct latency_registry *r, const char *identifier,
 
 	for (;;) {
 		spin_lock_irqsave(&r->lock, flags);
-		c = latency_find(r, identifier, hash);
-		if (c || new)
+		req = latency_find(r, identifier, hash);
+		if (req || new)
 			break;
 		spin_unlock_irqrestore(&r->lock, flags);
 
@@ -344,33 +398,30 @@ int latency_registry_set(struct latency_registry *r, const char *identifier,
 		if (!new)
 			return -ENOMEM;
 		memcpy(new->identifier, identifier, len + 1);
-		new->hash = hash;
-		new->usecs = usecs;
+		new->req.identifier = new->identifier;
+		new->req.hash = hash;
+		new->req.usecs = usecs;
+		new->req.allocated = true;
 		if (owner) {
 			new->tgid = task_tgid_nr(owner);
 			get_task_comm(new->comm, owner);
 		}
 	}
 
-	if (c) {
-		old = c->usecs;
-		latency_update(r, c, usecs);
-	} else {
-		latency_insert(r, new);
+	handle = req && !req->allocated;
+	if (!req) {
+		changed = latency_link(r, &new->req);
 		new = NULL;
-	}
-	changed = latency_publish(r);
-	if (r == &latency_system) {
-		if (c)
-			trace_latency_update(identifier, old, usecs, *r->value);
-		else
-			trace_latency_add(identifier, usecs, *r->value);
+	} else if (!handle) {
+		changed = latency_change(r, req, usecs);
 	}
 	spin_unlock_irqrestore(&r->lock, flags);
 
 	/* Somebody added the same name while we allocated. */
 	kfree(new);
 
+	if (handle)
+		return latency_check_owner(identifier, true);
 	if (changed)
 		latency_notify(r);
 	return 0;
@@ -386,14 +437,16 @@ EXPORT_SYMBOL_IF_KUNIT(latency_registry_set);
  * See modify_acceptable_latency().
  *
  * Context: Any context; never sleeps.
- * Return: 0, -EINVAL for bad arguments, -ENOENT for an unknown identifier.
+ * Return: 0, -EINVAL for bad arguments, -ENOENT for an unknown identifier,
+ * -EBUSY for a name held through a request handle.
  */
 int latency_registry_modify(struct latency_registry *r,
 			    const char *identifier, int usecs)
 {
-	struct latency_constraint *c;
-	unsigned long flags;
+	struct latency_request *req;
 	bool changed = false;
+	unsigned long flags;
+	bool handle;
 	u64 hashlen;
 	int ret;
 
@@ -403,22 +456,17 @@ int latency_registry_modify(struct latency_registry *r,
 	usecs = latency_clamp(usecs);
 
 	spin_lock_irqsave(&r->lock, flags);
-	c = latency_find(r, identifier, hashlen_hash(hashlen));
-	if (c) {
-		int old = c->usecs;
-
-		latency_update(r, c, usecs);
-		changed = latency_publish(r);
-		if (r == &latency_system)
-			trace_latency_update(identifier, old, usecs, *r->value);
-	}
+	req = latency_find(r, identifier, hashlen_hash(hashlen));
+	handle = req && !req->allocated;
+	if (req && !handle)
+		changed = latency_change(r, req, usecs);
 	spin_unlock_irqrestore(&r->lock, flags);
 
-	if (!c)
+	if (!req)
 		return latency_check_chars(identifier) ?: -ENOENT;
 	if (changed)
 		schedule_work(&r->notify_work);
-	return 0;
+	return latency_check_owner(identifier, handle);
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_modify);
 
@@ -430,14 +478,16 @@ EXPORT_SYMBOL_IF_KUNIT(latency_registry_modify);
  * See remove_acceptable_latency().
  *
  * Context: Any context; never sleeps.
- * Return: 0, -EINVAL for a bad identifier, -ENOENT for an unknown one.
+ * Return: 0, -EINVAL for a bad identifier, -ENOENT for an unknown one,
+ * -EBUSY for a name held through a request handle.
  */
 int latency_registry_remove(struct latency_registry *r,
 			    const char *identifier)
 {
-	struct latency_constraint *c;
-	unsigned long flags;
+	struct latency_request *req;
 	bool changed = false;
+	unsigned long flags;
+	bool handle;
 	u64 hashlen;
 	int ret;
 
@@ -446,25 +496,149 @@ int latency_registry_remove(struct latency_registry *r,
 		return ret;
 
 	spin_lock_irqsave(&r->lock, flags);
-	c = latency_find(r, identifier, hashlen_hash(hashlen));
-	if (c) {
-		hash_del(&c->hnode);
-		rb_erase_cached(&c->rbnode, &r->by_usecs);
-		r->count--;
-		changed = latency_publish(r);
-		if (r == &latency_system)
-			trace_latency_remove(identifier, c->usecs, *r->value);
-	}
+	req = latency_find(r, identifier, hashlen_hash(hashlen));
+	handle = req && !req->allocated;
+	if (req && !handle)
+		changed = latency_unlink(r, req);
 	spin_unlock_irqrestore(&r->lock, flags);
 
-	if (!c)
+	if (!req)
 		return latency_check_chars(identifier) ?: -ENOENT;
-	kfree(c);
+	if (handle)
+		return latency_check_owner(identifier, true);
+	kfree(container_of(req, struct latency_constraint, req));
 	if (changed)
 		schedule_work(&r->notify_work);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_remove);
+
+/**
+ * latency_registry_add_request - add a request handle to a registry
+ * @r: the registry
+ * @req: the request, not active
+ * @identifier: the holder's name, kept alive by the caller
+ * @usecs: the constraint in microseconds
+ *
+ * See latency_request_add().
+ *
+ * Context: Process context; may sleep.
+ * Return: 0, -EINVAL for bad arguments or an active @req, -EEXIST for an
+ * identifier already held.
+ */
+int latency_registry_add_request(struct latency_registry *r,
+				 struct latency_request *req,
+				 const char *identifier, int usecs)
+{
+	unsigned long flags;
+	bool changed = false;
+	bool active, held;
+	u64 hashlen;
+	int ret;
+
+	might_sleep();
+	if (WARN_ONCE(!req, "latency: NULL request\n"))
+		return -EINVAL;
+	ret = latency_hash_id(identifier, &hashlen) ?:
+	      latency_check_chars(identifier) ?: latency_check_usecs(usecs);
+	if (ret)
+		return ret;
+
+	spin_lock_irqsave(&r->lock, flags);
+	active = latency_request_active(req);
+	held = latency_find(r, identifier, hashlen_hash(hashlen));
+	if (!active && !held) {
+		req->identifier = identifier;
+		req->hash = hashlen_hash(hashlen);
+		req->usecs = latency_clamp(usecs);
+		req->allocated = false;
+		changed = latency_link(r, req);
+	}
+	spin_unlock_irqrestore(&r->lock, flags);
+
+	if (WARN_ONCE(active, "latency: request for \"%s\" added twice\n",
+		      identifier))
+		return -EINVAL;
+	if (WARN_ONCE(held, "latency: \"%s\" is already held\n", identifier))
+		return -EEXIST;
+	if (changed)
+		latency_notify(r);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_registry_add_request);
+
+/**
+ * latency_registry_update_request - change a request of a registry
+ * @r: the registry
+ * @req: the request, active
+ * @usecs: the new constraint in microseconds
+ *
+ * See latency_request_update().
+ *
+ * Context: Any context; never sleeps.
+ * Return: 0, -EINVAL for a negative value or a request not active.
+ */
+int latency_registry_update_request(struct latency_registry *r,
+				    struct latency_request *req, int usecs)
+{
+	unsigned long flags;
+	bool changed = false;
+	bool active;
+	int ret;
+
+	if (WARN_ONCE(!req, "latency: NULL request\n"))
+		return -EINVAL;
+	ret = latency_check_usecs(usecs);
+	if (ret)
+		return ret;
+
+	spin_lock_irqsave(&r->lock, flags);
+	active = latency_request_active(req);
+	if (active)
+		changed = latency_change(r, req, latency_clamp(usecs));
+	spin_unlock_irqrestore(&r->lock, flags);
+
+	if (WARN_ONCE(!active, "latency: update of a request not added\n"))
+		return -EINVAL;
+	if (changed)
+		schedule_work(&r->notify_work);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_registry_update_request);
+
+/**
+ * latency_registry_remove_request - remove a request from a registry
+ * @r: the registry
+ * @req: the request, active
+ *
+ * See latency_request_remove().
+ *
+ * Context: Any context; never sleeps.
+ * Return: 0, or -EINVAL for a request not active.
+ */
+int latency_registry_remove_request(struct latency_registry *r,
+				    struct latency_request *req)
+{
+	unsigned long flags;
+	bool changed = false;
+	bool active;
+
+	if (WARN_ONCE(!req, "latency: NULL request\n"))
+		return -EINVAL;
+
+	spin_lock_irqsave(&r->lock, flags);
+	active = latency_request_active(req);
+	if (active)
+		changed = latency_unlink(r, req);
+	spin_unlock_irqrestore(&r->lock, flags);
+
+	if (WARN_ONCE(!active, "latency: removal of a request not added\n"))
+		return -EINVAL;
+	if (changed)
+		schedule_work(&r->notify_work);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_registry_remove_request);
 
 /**
  * latency_registry_add_kernel - add the built-in "kernel" constraint
@@ -539,14 +713,14 @@ EXPORT_SYMBOL_IF_KUNIT(latency_registry_sync);
  */
 int latency_registry_get(struct latency_registry *r, const char *identifier)
 {
-	struct latency_constraint *c;
+	struct latency_request *req;
 	unsigned long flags;
 	int ret = -ENOENT;
 
 	spin_lock_irqsave(&r->lock, flags);
-	c = latency_find(r, identifier, latency_hash(identifier));
-	if (c)
-		ret = c->usecs;
+	req = latency_find(r, identifier, latency_hash(identifier));
+	if (req)
+		ret = req->usecs;
 	spin_unlock_irqrestore(&r->lock, flags);
 	return ret;
 }
@@ -565,7 +739,7 @@ EXPORT_SYMBOL_IF_KUNIT(latency_registry_get);
  */
 unsigned int latency_registry_check(struct latency_registry *r)
 {
-	struct latency_constraint *c, *prev = NULL;
+	struct latency_request *req, *prev = NULL;
 	unsigned int hashed = 0, sorted = 0, bad = 0;
 	int min = INFINITE_LATENCY;
 	struct rb_node *node;
@@ -573,20 +747,20 @@ unsigned int latency_registry_check(struct latency_registry *r)
 	int bkt;
 
 	spin_lock_irqsave(&r->lock, flags);
-	hash_for_each(r->names, bkt, c, hnode) {
+	hash_for_each(r->names, bkt, req, hnode) {
 		hashed++;
-		min = min(min, c->usecs);
-		if (c->hash != latency_hash(c->identifier) ||
-		    c->usecs < 0 || c->usecs > INFINITE_LATENCY)
+		min = min(min, req->usecs);
+		if (req->hash != latency_hash(req->identifier) ||
+		    req->usecs < 0 || req->usecs > INFINITE_LATENCY)
 			bad++;
-		if (latency_find(r, c->identifier, c->hash) != c)
+		if (latency_find(r, req->identifier, req->hash) != req)
 			bad++;	/* a duplicate name */
 	}
 	for (node = rb_first(&r->by_usecs.rb_root); node; node = rb_next(node)) {
-		c = rb_entry(node, struct latency_constraint, rbnode);
-		if (prev && latency_less(&c->rbnode, &prev->rbnode))
+		req = rb_entry(node, struct latency_request, rbnode);
+		if (prev && latency_less(&req->rbnode, &prev->rbnode))
 			bad++;
-		prev = c;
+		prev = req;
 		sorted++;
 	}
 	if (hashed != r->count || sorted != r->count)
@@ -611,23 +785,27 @@ EXPORT_SYMBOL_IF_KUNIT(latency_registry_check);
  */
 void latency_registry_show(struct latency_registry *r, struct seq_file *m)
 {
-	struct latency_constraint *c;
+	const struct latency_constraint *c;
+	struct latency_request *req;
 	struct rb_node *node;
 	unsigned long flags;
 
 	seq_puts(m, "# identifier usecs pid comm\n");
 	spin_lock_irqsave(&r->lock, flags);
 	for (node = rb_first_cached(&r->by_usecs); node; node = rb_next(node)) {
-		c = rb_entry(node, struct latency_constraint, rbnode);
-		if (c->tgid)
-			seq_printf(m, "%s %d %d %s\n", c->identifier, c->usecs,
-				   c->tgid, c->comm);
+		req = rb_entry(node, struct latency_request, rbnode);
+		c = req->allocated ?
+		    container_of(req, struct latency_constraint, req) : NULL;
+		if (c && c->tgid)
+			seq_printf(m, "%s %d %d %s\n", req->identifier,
+				   req->usecs, c->tgid, c->comm);
 		else
-			seq_printf(m, "%s %d - -\n", c->identifier, c->usecs);
+			seq_printf(m, "%s %d - -\n", req->identifier,
+				   req->usecs);
 	}
-	c = latency_leftmost(r);
+	req = latency_leftmost(r);
 	seq_printf(m, "# system %d %s\n", latency_registry_value(r),
-		   c && c->usecs < INFINITE_LATENCY ? c->identifier : "-");
+		   req && req->usecs < INFINITE_LATENCY ? req->identifier : "-");
 	spin_unlock_irqrestore(&r->lock, flags);
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_show);
@@ -695,6 +873,68 @@ int remove_acceptable_latency(const char *identifier)
 	return latency_registry_remove(&latency_system, identifier);
 }
 EXPORT_SYMBOL_GPL(remove_acceptable_latency);
+
+/**
+ * latency_request_add - hold a constraint through a request handle
+ * @req: the request, zeroed or removed, in memory of the caller's
+ * @identifier: the holder's name, as for set_acceptable_latency(); the
+ *	registry does not copy it: it must stay valid until
+ *	latency_request_remove()
+ * @usecs: maximum acceptable latency, in microseconds
+ *
+ * Adds @usecs under @identifier like set_acceptable_latency(), without
+ * allocating: the registry links @req itself.  When the system value
+ * changes, the latency notifiers have been called with it by the time this
+ * function returns.  The named calls refuse @identifier while @req holds
+ * it; the listing shows it like any kernel holder.
+ *
+ * Context: Process context; may sleep.
+ * Return: 0 on success, -EINVAL for a bad identifier, a negative value or
+ * a request already active, -EEXIST for an identifier already held (each
+ * with a warning).
+ */
+int latency_request_add(struct latency_request *req, const char *identifier,
+			int usecs)
+{
+	return latency_registry_add_request(&latency_system, req, identifier,
+					    usecs);
+}
+EXPORT_SYMBOL_GPL(latency_request_add);
+
+/**
+ * latency_request_update - change a constraint held through a handle
+ * @req: the request, added by latency_request_add()
+ * @usecs: new maximum acceptable latency, in microseconds
+ *
+ * Like modify_acceptable_latency() without the lookup by name: the value
+ * is visible to system_latency_constraint() at once, the notifiers are
+ * called later, from process context.
+ *
+ * Context: Any context, including hard interrupt; never sleeps.
+ * Return: 0 on success, -EINVAL for a negative value or a request not
+ * active (with a warning).
+ */
+int latency_request_update(struct latency_request *req, int usecs)
+{
+	return latency_registry_update_request(&latency_system, req, usecs);
+}
+EXPORT_SYMBOL_GPL(latency_request_update);
+
+/**
+ * latency_request_remove - stop holding a constraint held through a handle
+ * @req: the request, added by latency_request_add()
+ *
+ * Like remove_acceptable_latency(); @req is inactive afterwards and may be
+ * added again or freed.
+ *
+ * Context: Any context, including hard interrupt; never sleeps.
+ * Return: 0 on success, -EINVAL for a request not active (with a warning).
+ */
+int latency_request_remove(struct latency_request *req)
+{
+	return latency_registry_remove_request(&latency_system, req);
+}
+EXPORT_SYMBOL_GPL(latency_request_remove);
 
 /**
  * synchronize_acceptable_latency - make every consumer act on the constraint

@@ -21,20 +21,19 @@
 struct seq_file;
 
 /**
- * struct latency_constraint - one named constraint
- * @hnode: link in &latency_registry.names, hashed by @hash
- * @rbnode: link in &latency_registry.by_usecs, ordered by @usecs, @identifier
- * @hash: full_name_hash() of @identifier, compared before the string
- * @usecs: the constraint, 0..INFINITE_LATENCY
+ * struct latency_constraint - a named constraint the registry allocated
+ * @req: the constraint itself, with @req.identifier pointing to @identifier
+ *	and @req.allocated set
  * @tgid: thread group of the user-space holder, 0 for a kernel holder
  * @comm: command of the user-space holder, empty for a kernel holder
  * @identifier: the holder's name, NUL-terminated
+ *
+ * The registry links struct latency_request; a request made by
+ * set_acceptable_latency() or by the user-space device is the @req of one
+ * of these, one made by latency_request_add() is its holder's.
  */
 struct latency_constraint {
-	struct hlist_node hnode;
-	struct rb_node rbnode;
-	u32 hash;
-	int usecs;
+	struct latency_request req;
 	pid_t tgid;
 	char comm[TASK_COMM_LEN];
 	char identifier[];
@@ -45,7 +44,7 @@ struct latency_constraint {
 /**
  * struct latency_registry - a set of constraints and its cached minimum
  * @lock: serialises every writer of @names, @by_usecs, @count and *@value
- * @names: the constraints, hashed by identifier
+ * @names: the constraints (struct latency_request), hashed by identifier
  * @by_usecs: the same constraints sorted; the leftmost sets the minimum
  * @count: number of constraints held
  * @value: where the minimum is published for lock-free readers
@@ -80,6 +79,13 @@ int latency_registry_modify(struct latency_registry *r,
 int latency_registry_remove(struct latency_registry *r,
 			    const char *identifier);
 int latency_registry_add_kernel(struct latency_registry *r, int usecs);
+int latency_registry_add_request(struct latency_registry *r,
+				 struct latency_request *req,
+				 const char *identifier, int usecs);
+int latency_registry_update_request(struct latency_registry *r,
+				    struct latency_request *req, int usecs);
+int latency_registry_remove_request(struct latency_registry *r,
+				    struct latency_request *req);
 void latency_registry_sync(struct latency_registry *r);
 void latency_registry_flush(struct latency_registry *r);
 int latency_registry_get(struct latency_registry *r, const char *identifier);

@@ -4,14 +4,18 @@
  *
  * "echo 1 > /sys/module/latency_benchmark/parameters/run" measures, with
  * N = 1, 10, 100, 1000 and 10000 constraints already held by each side,
- * the cost in ns per operation of:
+ * the cost in ns per operation of our named calls, of our request handle
+ * (struct latency_request, caller-allocated like struct pm_qos_request),
+ * and of CPU latency QoS:
  *
  *   query     system_latency_constraint()    / cpu_latency_qos_limit()
- *   add+rm    set_ + remove_acceptable_latency() of one more constraint
+ *   add+rm    set_ + remove_acceptable_latency() of one more constraint,
+ *             latency_request_add() + _remove()
  *             / cpu_latency_qos_add_request() + _remove_request()
  *   mod-same  modify_acceptable_latency() of a constraint that does not set
  *             the system value, above all others (where PM QoS's plist is
- *             quickest) / cpu_latency_qos_update_request() alike
+ *             quickest), latency_request_update() alike
+ *             / cpu_latency_qos_update_request() alike
  *   mod-mid   the same in the middle of the others' values
  *   mod-min   the same, changing the system value each time
  *   wake      a change that must reach idle CPUs and has when the call
@@ -23,8 +27,11 @@
  *   wake-none the same between 300 and 400 us, which changes nothing for
  *             a CPU whose deepest state has an exit latency of 200 us
  *
- * and prints one line per N and operation, with the ratio ours / PM QoS.
- * Under QEMU TCG only ratios within one run mean anything.
+ * and prints one line per N and operation, with the ratios named / PM QoS
+ * and handle / PM QoS ("-" where a form has no such operation).  Our side
+ * holds the request the handle rows change on top of the N named
+ * constraints, so it holds N + 1 where PM QoS holds N.  Under QEMU TCG only
+ * ratios within one run mean anything.
  *
  * Built in only: cpu_latency_qos_limit() is not exported to modules.
  */
@@ -48,6 +55,7 @@ static DEFINE_MUTEX(bench_lock);
 struct bench_side {
 	char (*ids)[sizeof("bench:4294967295")];
 	struct pm_qos_request *reqs;
+	struct latency_request handle;	/* "bench:handle", changed by handle rows */
 	unsigned int n;
 };
 
@@ -105,6 +113,19 @@ static u64 bench_addrm_ours(unsigned int loops)
 	return ktime_get_ns() - t0;
 }
 
+static u64 bench_addrm_handle(unsigned int loops)
+{
+	struct latency_request req = {};
+	u64 t0 = ktime_get_ns();
+	unsigned int i;
+
+	for (i = 0; i < loops; i++) {
+		latency_request_add(&req, "bench:extra", 500000);
+		latency_request_remove(&req);
+	}
+	return ktime_get_ns() - t0;
+}
+
 static u64 bench_addrm_qos(unsigned int loops)
 {
 	struct pm_qos_request req = {};
@@ -127,7 +148,22 @@ static u64 bench_modify_ours(struct bench_side *s, unsigned int loops,
 
 	for (i = 0; i < loops; i++)
 		modify_acceptable_latency(s->ids[0], i & 1 ? a : b);
-	return ktime_get_ns() - t0;
+	t0 = ktime_get_ns() - t0;
+	modify_acceptable_latency(s->ids[0], bench_value(0));
+	return t0;
+}
+
+static u64 bench_modify_handle(struct bench_side *s, unsigned int loops,
+			       int a, int b)
+{
+	u64 t0 = ktime_get_ns();
+	unsigned int i;
+
+	for (i = 0; i < loops; i++)
+		latency_request_update(&s->handle, i & 1 ? a : b);
+	t0 = ktime_get_ns() - t0;
+	latency_request_update(&s->handle, bench_value(0));
+	return t0;
 }
 
 static u64 bench_modify_qos(struct bench_side *s, unsigned int loops,
@@ -138,7 +174,9 @@ static u64 bench_modify_qos(struct bench_side *s, unsigned int loops,
 
 	for (i = 0; i < loops; i++)
 		cpu_latency_qos_update_request(&s->reqs[0], i & 1 ? a : b);
-	return ktime_get_ns() - t0;
+	t0 = ktime_get_ns() - t0;
+	cpu_latency_qos_update_request(&s->reqs[0], bench_value(0));
+	return t0;
 }
 
 static u64 bench_wake_ours(struct bench_side *s, unsigned int loops,
@@ -149,7 +187,9 @@ static u64 bench_wake_ours(struct bench_side *s, unsigned int loops,
 
 	for (i = 0; i < loops; i++)
 		set_acceptable_latency(s->ids[0], i & 1 ? a : b);
-	return ktime_get_ns() - t0;
+	t0 = ktime_get_ns() - t0;
+	set_acceptable_latency(s->ids[0], bench_value(0));
+	return t0;
 }
 
 static int bench_fill(struct bench_side *s, unsigned int n)
@@ -161,6 +201,9 @@ static int bench_fill(struct bench_side *s, unsigned int n)
 	s->reqs = kvcalloc(n, sizeof(*s->reqs), GFP_KERNEL);
 	if (!s->ids || !s->reqs)
 		return -ENOMEM;
+	ret = latency_request_add(&s->handle, "bench:handle", bench_value(0));
+	if (ret)
+		return ret;
 	for (i = 0; i < n; i++) {
 		snprintf(s->ids[i], sizeof(s->ids[i]), BENCH_ID_FMT, i);
 		ret = set_acceptable_latency(s->ids[i], bench_value(i));
@@ -180,6 +223,8 @@ static void bench_empty(struct bench_side *s)
 		remove_acceptable_latency(s->ids[i]);
 		cpu_latency_qos_remove_request(&s->reqs[i]);
 	}
+	if (latency_request_active(&s->handle))
+		latency_request_remove(&s->handle);
 	kvfree(s->ids);
 	kvfree(s->reqs);
 	s->ids = NULL;
@@ -200,14 +245,37 @@ static void bench_empty(struct bench_side *s)
 	__best;							\
 })
 
-static void bench_line(unsigned int n, const char *op, u64 ours, u64 qos,
-		       unsigned int loops)
-{
-	u64 o = div_u64(ours, loops), q = div_u64(qos, loops);
+#define BENCH_NONE	U64_MAX
 
-	pr_info("%6u %-9s %10llu %10llu %7llu.%02llu\n", n, op, o, q,
-		q ? div64_u64(ours, qos) : 0,
-		q ? div64_u64(ours * 100, qos) % 100 : 0);
+/* "ns" of one figure, or "-" for an operation a form does not have. */
+static void bench_ns(char *buf, size_t size, u64 total, unsigned int loops)
+{
+	if (total == BENCH_NONE)
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%llu", div_u64(total, loops));
+}
+
+static void bench_ratio(char *buf, size_t size, u64 ours, u64 qos)
+{
+	if (ours == BENCH_NONE || !qos)
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%llu.%02llu", div64_u64(ours, qos),
+			 div64_u64(ours * 100, qos) % 100);
+}
+
+static void bench_line(unsigned int n, const char *op, u64 named, u64 handle,
+		       u64 qos, unsigned int loops)
+{
+	char nn[24], hn[24], qn[24], nr[24], hr[24];
+
+	bench_ns(nn, sizeof(nn), named, loops);
+	bench_ns(hn, sizeof(hn), handle, loops);
+	bench_ns(qn, sizeof(qn), qos, loops);
+	bench_ratio(nr, sizeof(nr), named, qos);
+	bench_ratio(hr, sizeof(hr), handle, qos);
+	pr_info("%6u %-9s %9s %9s %9s %11s %12s\n", n, op, nn, hn, qn, nr, hr);
 }
 
 static int bench_run(void)
@@ -225,8 +293,8 @@ static int bench_run(void)
 					    system_latency_constraint());
 
 	pr_info("cpus %u, constraints held by each side: N\n", num_online_cpus());
-	pr_info("%6s %-9s %10s %10s %10s\n", "N", "operation", "ours ns",
-		"pmqos ns", "ours/pmqos");
+	pr_info("%6s %-9s %9s %9s %9s %11s %12s\n", "N", "operation",
+		"named ns", "handle ns", "pmqos ns", "named/pmqos", "handle/pmqos");
 	for (k = 0; k < ARRAY_SIZE(sizes); k++) {
 		unsigned int n = sizes[k];
 
@@ -234,12 +302,14 @@ static int bench_run(void)
 		if (ret)
 			break;
 		bench_line(n, "query", BEST(bench_query_ours(qloops)),
-			   BEST(bench_query_qos(qloops)), qloops);
+			   BENCH_NONE, BEST(bench_query_qos(qloops)), qloops);
 		bench_line(n, "add+rm", BEST(bench_addrm_ours(uloops)),
+			   BEST(bench_addrm_handle(uloops)),
 			   BEST(bench_addrm_qos(uloops)), uloops);
 		/* Holder 0 stays above every other holder... */
 		bench_line(n, "mod-same",
 			   BEST(bench_modify_ours(&s, uloops, 950001, 950002)),
+			   BEST(bench_modify_handle(&s, uloops, 950001, 950002)),
 			   BEST(bench_modify_qos(&s, uloops, 950001, 950002)),
 			   uloops);
 		/*
@@ -248,19 +318,23 @@ static int bench_run(void)
 		 */
 		bench_line(n, "mod-mid",
 			   BEST(bench_modify_ours(&s, uloops, 450001, 450002)),
+			   BEST(bench_modify_handle(&s, uloops, 450001, 450002)),
 			   BEST(bench_modify_qos(&s, uloops, 450001, 450002)),
 			   uloops);
 		/* ...or below everything, so the system value changes. */
 		bench_line(n, "mod-min",
 			   BEST(bench_modify_ours(&s, uloops, 500, 600)),
+			   BEST(bench_modify_handle(&s, uloops, 500, 600)),
 			   BEST(bench_modify_qos(&s, uloops, 500, 600)), uloops);
 		synchronize_acceptable_latency();
 		/* Between 50 and 150 us, C3 (200 us) is forbidden and allowed. */
 		bench_line(n, "wake", BEST(bench_wake_ours(&s, wloops, 50, 150)),
+			   BENCH_NONE,
 			   BEST(bench_modify_qos(&s, wloops, 50, 150)), wloops);
 		/* Between 300 and 400 us, no state of the guest changes. */
 		bench_line(n, "wake-none",
 			   BEST(bench_wake_ours(&s, wloops, 300, 400)),
+			   BENCH_NONE,
 			   BEST(bench_modify_qos(&s, wloops, 300, 400)), wloops);
 		bench_empty(&s);
 	}

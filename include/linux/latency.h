@@ -15,7 +15,10 @@
 #define _LINUX_LATENCY_H
 
 #include <linux/compiler.h>
+#include <linux/list.h>
 #include <linux/notifier.h>
+#include <linux/rbtree_types.h>
+#include <linux/types.h>
 
 /*
  * A constraint of INFINITE_LATENCY usecs, or of anything above it, means
@@ -31,6 +34,50 @@ int set_acceptable_latency(const char *identifier, int usecs);
 int modify_acceptable_latency(const char *identifier, int usecs);
 int remove_acceptable_latency(const char *identifier);
 void synchronize_acceptable_latency(void);
+
+/**
+ * struct latency_request - a constraint whose memory its holder provides
+ * @hnode: private to kernel/latency.c
+ * @rbnode: private to kernel/latency.c
+ * @identifier: the holder's name, as given to latency_request_add()
+ * @hash: private to kernel/latency.c
+ * @usecs: the constraint in microseconds
+ * @allocated: private: true for a constraint made by set_acceptable_latency()
+ *
+ * The handle form of a constraint, for a holder that changes it often or
+ * must not allocate: the holder embeds the request, zeroed, in a structure
+ * of its own (as with struct pm_qos_request), and keeps it and the
+ * identifier string alive from latency_request_add() to
+ * latency_request_remove().  Adding and removing a request allocate nothing
+ * and changing it needs no lookup by name.  It shares the namespace and the
+ * listing of the named constraints.  Calls on one request are serialised by
+ * its holder.
+ */
+struct latency_request {
+	struct hlist_node hnode;
+	struct rb_node rbnode;
+	const char *identifier;
+	u32 hash;
+	int usecs;
+	bool allocated;
+};
+
+int latency_request_add(struct latency_request *req, const char *identifier,
+			int usecs);
+int latency_request_update(struct latency_request *req, int usecs);
+int latency_request_remove(struct latency_request *req);
+
+/**
+ * latency_request_active - whether a request is held
+ * @req: the request
+ *
+ * Context: Any context.
+ * Return: true from latency_request_add() to latency_request_remove().
+ */
+static inline bool latency_request_active(const struct latency_request *req)
+{
+	return !hlist_unhashed_lockless(&req->hnode);
+}
 
 int register_latency_notifier(struct notifier_block *nb);
 int unregister_latency_notifier(struct notifier_block *nb);

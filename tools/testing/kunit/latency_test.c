@@ -39,6 +39,7 @@ struct latency_test_ctx {
 	struct latency_registry reg;
 	struct latency_test_listener priv;	/* on reg's chain */
 	struct latency_test_listener sys;	/* on the system chain */
+	struct latency_request req;		/* in the system registry */
 };
 
 static int latency_test_notify(struct notifier_block *nb, unsigned long value,
@@ -80,6 +81,8 @@ static void latency_test_exit(struct kunit *test)
 	unregister_latency_notifier(&ctx->sys.nb);
 	remove_acceptable_latency(KTEST_ID);
 	remove_acceptable_latency(KTEST_ID ":ipw");
+	if (latency_request_active(&ctx->req))
+		latency_request_remove(&ctx->req);
 }
 
 static struct latency_registry *reg(struct kunit *test)
@@ -141,16 +144,16 @@ static void latency_set_seed_existing_raises(struct kunit *test)
 static void latency_set_existing_does_not_allocate(struct kunit *test)
 {
 	struct latency_registry *r = reg(test);
-	struct latency_constraint *before, *after;
+	struct latency_request *before, *after;
 
 	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "a", 100, NULL), 0);
 	before = hlist_entry(r->names[hash_min(hashlen_hash(hashlen_string(NULL, "a")),
 					       LATENCY_HASH_BITS)].first,
-			     struct latency_constraint, hnode);
+			     struct latency_request, hnode);
 	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "a", 200, NULL), 0);
 	after = hlist_entry(r->names[hash_min(hashlen_hash(hashlen_string(NULL, "a")),
 					      LATENCY_HASH_BITS)].first,
-			    struct latency_constraint, hnode);
+			    struct latency_request, hnode);
 	/* The same entry was updated in place, not replaced. */
 	KUNIT_EXPECT_PTR_EQ(test, before, after);
 	KUNIT_EXPECT_EQ(test, after->usecs, 200);
@@ -369,9 +372,16 @@ static void latency_bad_input_rejected(struct kunit *test)
 {
 	const struct latency_bad_case *c = test->param_value;
 	struct latency_registry *r = reg(test);
+	struct latency_request *req, *held;
 
+	req = kunit_kzalloc(test, sizeof(*req), GFP_KERNEL);
+	held = kunit_kzalloc(test, sizeof(*held), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, req);
+	KUNIT_ASSERT_NOT_NULL(test, held);
 	memset(latency_long_id, 'x', sizeof(latency_long_id) - 1);
 	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "ok", 500, NULL), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_add_request(r, held, "held", 600),
+			0);
 
 	kunit_info(test, "expect a warning: %s\n", c->desc);
 	KUNIT_EXPECT_EQ(test, latency_registry_set(r, c->id, c->usecs, NULL),
@@ -381,8 +391,19 @@ static void latency_bad_input_rejected(struct kunit *test)
 	if (c->usecs >= 0)
 		KUNIT_EXPECT_EQ(test, latency_registry_remove(r, c->id),
 				c->expect);
+	/* The handle form checks alike, through the same (warned) checks. */
+	KUNIT_EXPECT_EQ(test, latency_registry_add_request(r, req, c->id,
+							   c->usecs),
+			c->expect);
+	KUNIT_EXPECT_FALSE(test, latency_request_active(req));
+	if (c->usecs < 0)
+		KUNIT_EXPECT_EQ(test, latency_registry_update_request(r, held,
+								      c->usecs),
+				c->expect);
 
 	/* Nothing changed. */
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "held"), 600);
+	KUNIT_EXPECT_EQ(test, latency_registry_remove_request(r, held), 0);
 	KUNIT_EXPECT_EQ(test, r->count, 1U);
 	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "ok"), 500);
 	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 500);
@@ -551,16 +572,247 @@ static void latency_set_alloc_failure_changes_nothing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctx(test)->calls, 3);
 }
 
+/* The handle form: struct latency_request, in memory of the holder's. */
+
+static struct latency_request *new_req(struct kunit *test)
+{
+	struct latency_request *req;
+
+	req = kunit_kzalloc(test, sizeof(*req), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, req);
+	return req;
+}
+
+static void latency_request_add_update_remove(struct kunit *test)
+{
+	struct latency_request *req = new_req(test);
+	struct latency_registry *r = reg(test);
+
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "a", 300, NULL), 0);
+	KUNIT_EXPECT_FALSE(test, latency_request_active(req));
+	KUNIT_ASSERT_EQ(test, latency_registry_add_request(r, req, "h", 100), 0);
+	KUNIT_EXPECT_TRUE(test, latency_request_active(req));
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 100);
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "h"), 100);
+	/* add delivers before it returns, like set. */
+	KUNIT_EXPECT_EQ(test, ctx(test)->calls, 2);
+	KUNIT_EXPECT_EQ(test, ctx(test)->last, 100);
+
+	/* Relaxing the tightest request raises the value; update defers. */
+	KUNIT_EXPECT_EQ(test, latency_registry_update_request(r, req, 500), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 300);
+	KUNIT_EXPECT_EQ(test, latency_registry_update_request(r, req, INT_MAX),
+			0);
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "h"), INFINITE_LATENCY);
+	latency_registry_flush(r);
+	KUNIT_EXPECT_EQ(test, ctx(test)->calls, 3);
+	KUNIT_EXPECT_EQ(test, ctx(test)->last, 300);
+
+	KUNIT_EXPECT_EQ(test, latency_registry_update_request(r, req, 20), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_remove_request(r, req), 0);
+	KUNIT_EXPECT_FALSE(test, latency_request_active(req));
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 300);
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "h"), -ENOENT);
+	KUNIT_EXPECT_EQ(test, r->count, 1U);
+	latency_registry_flush(r);
+	/* 20 then 300 again: whatever the chain saw, it ends at 300. */
+	KUNIT_EXPECT_EQ(test, ctx(test)->last, 300);
+
+	/* A removed request may be added again, under another name. */
+	KUNIT_EXPECT_EQ(test, latency_registry_add_request(r, req, "h2", 50), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 50);
+	KUNIT_EXPECT_EQ(test, latency_registry_remove_request(r, req), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
+}
+
+static void latency_request_allocates_nothing(struct kunit *test)
+{
+	struct latency_request *req = new_req(test);
+	struct latency_registry *r = reg(test);
+
+	kunit_activate_static_stub(test, latency_alloc,
+				   latency_test_alloc_fails);
+	/* The stub is active: a new named constraint cannot be made... */
+	KUNIT_EXPECT_EQ(test, latency_registry_set(r, "named", 100, NULL),
+			-ENOMEM);
+	/* ...and a request's whole life needs no allocation. */
+	KUNIT_EXPECT_EQ(test, latency_registry_add_request(r, req, "h", 100), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_update_request(r, req, 40), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 40);
+	KUNIT_EXPECT_EQ(test, latency_registry_remove_request(r, req), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), INFINITE_LATENCY);
+	kunit_deactivate_static_stub(test, latency_alloc);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
+}
+
+static void latency_request_name_owned_by_holder(struct kunit *test)
+{
+	struct latency_request *req = new_req(test);
+	struct latency_registry *r = reg(test);
+	struct seq_file m = { };
+
+	m.size = PAGE_SIZE;
+	m.buf = kunit_kzalloc(test, m.size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m.buf);
+
+	KUNIT_ASSERT_EQ(test, latency_registry_add_request(r, req, "h", 100), 0);
+	/* The named calls must not change, let alone free, a request. */
+	kunit_info(test, "expect a warning: set of a name a request holds\n");
+	KUNIT_EXPECT_EQ(test, latency_registry_set(r, "h", 5, NULL), -EBUSY);
+	KUNIT_EXPECT_EQ(test, latency_registry_modify(r, "h", 5), -EBUSY);
+	KUNIT_EXPECT_EQ(test, latency_registry_remove(r, "h"), -EBUSY);
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "h"), 100);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 100);
+	KUNIT_EXPECT_TRUE(test, latency_request_active(req));
+
+	/* Listed like any kernel holder. */
+	latency_registry_show(r, &m);
+	KUNIT_EXPECT_STREQ(test, m.buf,
+			   "# identifier usecs pid comm\nh 100 - -\n# system 100 h\n");
+
+	/* A request cannot take a name that is held, in either form. */
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "named", 300, NULL), 0);
+	kunit_info(test, "expect a warning: request for a name already held\n");
+	KUNIT_EXPECT_EQ(test, latency_registry_add_request(r, new_req(test),
+							   "named", 1),
+			-EEXIST);
+	KUNIT_EXPECT_EQ(test, latency_registry_add_request(r, new_req(test),
+							   "h", 1),
+			-EEXIST);
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "named"), 300);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 100);
+	KUNIT_EXPECT_EQ(test, r->count, 2U);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
+}
+
+static void latency_request_misuse_rejected(struct kunit *test)
+{
+	struct latency_request *req = new_req(test);
+	struct latency_registry *r = reg(test);
+
+	kunit_info(test, "expect a warning: update of a request not added\n");
+	KUNIT_EXPECT_EQ(test, latency_registry_update_request(r, req, 10),
+			-EINVAL);
+	kunit_info(test, "expect a warning: removal of a request not added\n");
+	KUNIT_EXPECT_EQ(test, latency_registry_remove_request(r, req), -EINVAL);
+	KUNIT_EXPECT_FALSE(test, latency_request_active(req));
+
+	KUNIT_ASSERT_EQ(test, latency_registry_add_request(r, req, "h", 100), 0);
+	kunit_info(test, "expect a warning: request added twice\n");
+	KUNIT_EXPECT_EQ(test, latency_registry_add_request(r, req, "h2", 10),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "h2"), -ENOENT);
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "h"), 100);
+
+	kunit_info(test, "expect a warning: NULL request added\n");
+	KUNIT_EXPECT_EQ(test, latency_registry_add_request(r, NULL, "n", 10),
+			-EINVAL);
+	kunit_info(test, "expect a warning: NULL request updated\n");
+	KUNIT_EXPECT_EQ(test, latency_registry_update_request(r, NULL, 10),
+			-EINVAL);
+	kunit_info(test, "expect a warning: NULL request removed\n");
+	KUNIT_EXPECT_EQ(test, latency_registry_remove_request(r, NULL), -EINVAL);
+
+	KUNIT_EXPECT_EQ(test, r->count, 1U);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 100);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
+}
+
+static void latency_request_destroy_leaves_inactive(struct kunit *test)
+{
+	struct latency_request *req = new_req(test);
+	struct latency_registry *r = reg(test);
+
+	KUNIT_ASSERT_EQ(test, latency_registry_add_request(r, req, "h", 100), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "named", 200, NULL), 0);
+	latency_registry_destroy(r);
+	/* The named constraint is freed, the request handed back inactive. */
+	KUNIT_EXPECT_FALSE(test, latency_request_active(req));
+	KUNIT_EXPECT_EQ(test, r->count, 0U);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), INFINITE_LATENCY);
+	KUNIT_EXPECT_EQ(test, latency_registry_add_request(r, req, "h", 7), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 7);
+}
+
+/* Named constraints and requests, at random, against a model. */
+static void latency_request_random_mixed(struct kunit *test)
+{
+	static const char * const names[] = { "n0", "n1", "n2", "n3" };
+	static const char * const hnames[] = { "h0", "h1", "h2", "h3" };
+	struct latency_registry *r = reg(test);
+	struct latency_request *req[ARRAY_SIZE(hnames)];
+	int held[ARRAY_SIZE(names) + ARRAY_SIZE(hnames)];
+	int i, k, v, min;
+
+	for (k = 0; k < ARRAY_SIZE(held); k++)
+		held[k] = -1;
+	for (k = 0; k < ARRAY_SIZE(hnames); k++)
+		req[k] = new_req(test);
+
+	for (i = 0; i < 2000; i++) {
+		k = get_random_u32_below(ARRAY_SIZE(held));
+		v = get_random_u32_below(INFINITE_LATENCY + 2);
+		if (k < ARRAY_SIZE(names)) {
+			if (get_random_u32_below(2)) {
+				KUNIT_ASSERT_EQ(test,
+						latency_registry_set(r, names[k],
+								     v, NULL),
+						0);
+				held[k] = min(v, INFINITE_LATENCY);
+			} else {
+				KUNIT_ASSERT_EQ(test,
+						latency_registry_remove(r, names[k]),
+						held[k] < 0 ? -ENOENT : 0);
+				held[k] = -1;
+			}
+		} else {
+			const char *hname = hnames[k - ARRAY_SIZE(names)];
+			struct latency_request *h = req[k - ARRAY_SIZE(names)];
+
+			if (held[k] < 0) {
+				KUNIT_ASSERT_EQ(test,
+						latency_registry_add_request(r, h,
+									     hname, v),
+						0);
+				held[k] = min(v, INFINITE_LATENCY);
+			} else if (get_random_u32_below(2)) {
+				KUNIT_ASSERT_EQ(test,
+						latency_registry_update_request(r, h, v),
+						0);
+				held[k] = min(v, INFINITE_LATENCY);
+			} else {
+				KUNIT_ASSERT_EQ(test,
+						latency_registry_remove_request(r, h),
+						0);
+				held[k] = -1;
+			}
+		}
+		min = INFINITE_LATENCY;
+		for (k = 0; k < ARRAY_SIZE(held); k++)
+			if (held[k] >= 0)
+				min = min(min, held[k]);
+		KUNIT_ASSERT_EQ(test, latency_registry_value(r), min);
+	}
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
+	latency_registry_flush(r);
+	KUNIT_EXPECT_EQ(test, ctx(test)->last == -1 ?
+			INFINITE_LATENCY : ctx(test)->last,
+			latency_registry_value(r));
+}
+
 /*
  * Stress: one thread per CPU doing random set/modify/remove/query on a
- * shared set of names, and an hrtimer doing modify/remove from hard
- * interrupt context, for a fixed number of operations.
+ * shared set of names and add/update/remove of a request of its own, and
+ * an hrtimer doing modify/remove from hard interrupt context, for a fixed
+ * number of operations.
  */
 #define STRESS_NAMES	16
 #define STRESS_OPS	20000
 
 struct latency_stress {
 	struct latency_registry *r;
+	struct latency_request *reqs;	/* one per CPU, its thread's own */
+	char (*req_names)[8];
 	struct hrtimer timer;
 	atomic_t ops;
 	atomic_t irq_ops;
@@ -596,6 +848,22 @@ static enum hrtimer_restart latency_stress_timer(struct hrtimer *t)
 	return HRTIMER_RESTART;
 }
 
+/* The calling thread's own request: it is bound to its CPU. */
+static int latency_stress_request(struct latency_stress *st)
+{
+	unsigned int cpu = raw_smp_processor_id();
+	struct latency_request *req = &st->reqs[cpu];
+
+	if (!latency_request_active(req))
+		return latency_registry_add_request(st->r, req,
+						    st->req_names[cpu],
+						    get_random_u32_below(2000));
+	if (get_random_u32_below(2))
+		return latency_registry_update_request(st->r, req,
+						       get_random_u32_below(2000));
+	return latency_registry_remove_request(st->r, req);
+}
+
 static int latency_stress_thread(void *data)
 {
 	struct latency_stress *st = data;
@@ -604,7 +872,7 @@ static int latency_stress_thread(void *data)
 	for (i = 0; i < STRESS_OPS; i++) {
 		const char *name = stress_names[get_random_u32_below(STRESS_NAMES)];
 
-		switch (get_random_u32_below(4)) {
+		switch (get_random_u32_below(5)) {
 		case 0:
 			ret = latency_registry_set(st->r, name,
 						   get_random_u32_below(2000),
@@ -616,6 +884,9 @@ static int latency_stress_thread(void *data)
 			break;
 		case 2:
 			ret = latency_registry_remove(st->r, name);
+			break;
+		case 3:
+			ret = latency_stress_request(st);
 			break;
 		default:
 			v = latency_registry_value(st->r);
@@ -644,6 +915,14 @@ static void latency_stress_concurrent(struct kunit *test)
 	threads = kunit_kcalloc(test, nr_cpu_ids, sizeof(*threads), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, st);
 	KUNIT_ASSERT_NOT_NULL(test, threads);
+	st->reqs = kunit_kcalloc(test, nr_cpu_ids, sizeof(*st->reqs), GFP_KERNEL);
+	st->req_names = kunit_kcalloc(test, nr_cpu_ids, sizeof(*st->req_names),
+				      GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, st->reqs);
+	KUNIT_ASSERT_NOT_NULL(test, st->req_names);
+	for_each_possible_cpu(cpu)
+		snprintf(st->req_names[cpu], sizeof(st->req_names[cpu]), "h%d",
+			 cpu);
 	st->r = r;
 	init_completion(&st->done);
 
@@ -679,7 +958,7 @@ static void latency_stress_concurrent(struct kunit *test)
 	KUNIT_EXPECT_GT(test, atomic_read(&st->irq_ops), 0);
 	KUNIT_EXPECT_EQ(test, inconsistent, 0U);
 	KUNIT_EXPECT_EQ(test, atomic_read(&st->bad), 0);
-	KUNIT_EXPECT_LE(test, r->count, (unsigned int)STRESS_NAMES);
+	KUNIT_EXPECT_LE(test, r->count, (unsigned int)(STRESS_NAMES + n));
 	/* The last notification carried the final value. */
 	KUNIT_EXPECT_EQ(test, ctx(test)->last == -1 ?
 			INFINITE_LATENCY : ctx(test)->last,
@@ -722,6 +1001,24 @@ static void latency_system_ipw2100_life_cycle(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, system_latency_constraint(), base);
 	KUNIT_ASSERT_EQ(test, remove_acceptable_latency(KTEST_ID ":ipw"), 0);
 	KUNIT_EXPECT_EQ(test, system_latency_constraint(), base);
+}
+
+static void latency_system_request(struct kunit *test)
+{
+	struct latency_request *req = &((struct latency_test_ctx *)test->priv)->req;
+	int base = system_latency_constraint();
+
+	KUNIT_ASSERT_GT(test, base, 175);
+	KUNIT_ASSERT_EQ(test, latency_request_add(req, KTEST_ID ":req",
+						  INFINITE_LATENCY), 0);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), base);
+	KUNIT_EXPECT_EQ(test, latency_request_update(req, 175), 0);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), 175);
+	KUNIT_EXPECT_EQ(test, latency_request_update(req, INFINITE_LATENCY), 0);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), base);
+	KUNIT_EXPECT_EQ(test, latency_request_remove(req), 0);
+	KUNIT_EXPECT_FALSE(test, latency_request_active(req));
+	KUNIT_EXPECT_EQ(test, latency_registry_check(&latency_system), 0U);
 }
 
 static void latency_system_notifier(struct kunit *test)
@@ -768,9 +1065,16 @@ static struct kunit_case latency_test_cases[] = {
 	KUNIT_CASE(latency_listing_user_holder),
 	KUNIT_CASE(latency_random_ops_consistent),
 	KUNIT_CASE(latency_set_alloc_failure_changes_nothing),
+	KUNIT_CASE(latency_request_add_update_remove),
+	KUNIT_CASE(latency_request_allocates_nothing),
+	KUNIT_CASE(latency_request_name_owned_by_holder),
+	KUNIT_CASE(latency_request_misuse_rejected),
+	KUNIT_CASE(latency_request_destroy_leaves_inactive),
+	KUNIT_CASE(latency_request_random_mixed),
 	KUNIT_CASE_SLOW(latency_stress_concurrent),
 	KUNIT_CASE(latency_system_set_modify_remove),
 	KUNIT_CASE(latency_system_ipw2100_life_cycle),
+	KUNIT_CASE(latency_system_request),
 	KUNIT_CASE(latency_system_notifier),
 	{}
 };
