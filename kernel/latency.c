@@ -285,12 +285,19 @@ static bool latency_change(struct latency_registry *r,
 	if (old == usecs)
 		goto out;
 	req->usecs = usecs;
-	/* Still between its neighbours: the tree needs no change. */
-	prev = rb_prev(&req->rbnode);
-	next = rb_next(&req->rbnode);
-	if ((!prev || latency_less(prev, &req->rbnode)) &&
-	    (!next || latency_less(&req->rbnode, next)))
-		goto out;
+	/*
+	 * Still before the neighbour it moves towards: the tree needs no
+	 * change.  It cannot have passed the one it moves away from.
+	 */
+	if (usecs > old) {
+		next = rb_next(&req->rbnode);
+		if (!next || latency_less(&req->rbnode, next))
+			goto out;
+	} else {
+		prev = rb_prev(&req->rbnode);
+		if (!prev || latency_less(prev, &req->rbnode))
+			goto out;
+	}
 	rb_erase_cached(&req->rbnode, &r->by_usecs);
 	rb_add_cached(&req->rbnode, &r->by_usecs, latency_less);
 out:
@@ -514,52 +521,85 @@ int latency_registry_remove(struct latency_registry *r,
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_remove);
 
 /**
+ * latency_request_init - give a request its identifier
+ * @req: the request: zeroed, or not active
+ * @identifier: the holder's name, as for set_acceptable_latency(); the
+ *	registry does not copy it: it must stay valid and unchanged until
+ *	@req is last removed
+ *
+ * Checks and hashes @identifier once, so that latency_request_add() need
+ * not.
+ *
+ * Context: Any context.
+ * Return: 0, or -EINVAL for a bad identifier or an active @req (with a
+ * warning).
+ */
+int latency_request_init(struct latency_request *req, const char *identifier)
+{
+	u64 hashlen;
+	int ret;
+
+	if (WARN_ONCE(!req, "latency: NULL request\n"))
+		return -EINVAL;
+	ret = latency_hash_id(identifier, &hashlen) ?:
+	      latency_check_chars(identifier);
+	if (ret)
+		return ret;
+	if (WARN_ONCE(latency_request_active(req),
+		      "latency: %s() of an active request\n", __func__))
+		return -EINVAL;
+	INIT_HLIST_NODE(&req->hnode);
+	RB_CLEAR_NODE(&req->rbnode);
+	req->identifier = identifier;
+	req->hash = hashlen_hash(hashlen);
+	req->usecs = INFINITE_LATENCY;
+	req->allocated = false;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(latency_request_init);
+
+/**
  * latency_registry_add_request - add a request handle to a registry
  * @r: the registry
- * @req: the request, not active
- * @identifier: the holder's name, kept alive by the caller
+ * @req: the request, initialised, not active
  * @usecs: the constraint in microseconds
  *
  * See latency_request_add().
  *
  * Context: Process context; may sleep.
- * Return: 0, -EINVAL for bad arguments or an active @req, -EEXIST for an
- * identifier already held.
+ * Return: 0, -EINVAL for a negative value or a request not initialised or
+ * already active, -EEXIST for an identifier already held.
  */
 int latency_registry_add_request(struct latency_registry *r,
-				 struct latency_request *req,
-				 const char *identifier, int usecs)
+				 struct latency_request *req, int usecs)
 {
 	unsigned long flags;
 	bool changed = false;
 	bool active, held;
-	u64 hashlen;
 	int ret;
 
 	might_sleep();
-	if (WARN_ONCE(!req, "latency: NULL request\n"))
+	if (WARN_ONCE(!req || !req->identifier,
+		      "latency: request added before latency_request_init()\n"))
 		return -EINVAL;
-	ret = latency_hash_id(identifier, &hashlen) ?:
-	      latency_check_chars(identifier) ?: latency_check_usecs(usecs);
+	ret = latency_check_usecs(usecs);
 	if (ret)
 		return ret;
 
 	spin_lock_irqsave(&r->lock, flags);
 	active = latency_request_active(req);
-	held = latency_find(r, identifier, hashlen_hash(hashlen));
+	held = !active && latency_find(r, req->identifier, req->hash);
 	if (!active && !held) {
-		req->identifier = identifier;
-		req->hash = hashlen_hash(hashlen);
 		req->usecs = latency_clamp(usecs);
-		req->allocated = false;
 		changed = latency_link(r, req);
 	}
 	spin_unlock_irqrestore(&r->lock, flags);
 
-	if (WARN_ONCE(active, "latency: request for \"%s\" added twice\n",
-		      identifier))
+	if (WARN_ONCE(active, "latency: request \"%s\" added twice\n",
+		      req->identifier))
 		return -EINVAL;
-	if (WARN_ONCE(held, "latency: \"%s\" is already held\n", identifier))
+	if (WARN_ONCE(held, "latency: \"%s\" is already held\n",
+		      req->identifier))
 		return -EEXIST;
 	if (changed)
 		latency_notify(r);
@@ -876,28 +916,23 @@ EXPORT_SYMBOL_GPL(remove_acceptable_latency);
 
 /**
  * latency_request_add - hold a constraint through a request handle
- * @req: the request, zeroed or removed, in memory of the caller's
- * @identifier: the holder's name, as for set_acceptable_latency(); the
- *	registry does not copy it: it must stay valid until
- *	latency_request_remove()
+ * @req: the request, initialised by latency_request_init(), not active
  * @usecs: maximum acceptable latency, in microseconds
  *
- * Adds @usecs under @identifier like set_acceptable_latency(), without
- * allocating: the registry links @req itself.  When the system value
- * changes, the latency notifiers have been called with it by the time this
- * function returns.  The named calls refuse @identifier while @req holds
- * it; the listing shows it like any kernel holder.
+ * Adds @usecs under the request's identifier like set_acceptable_latency(),
+ * without allocating: the registry links @req itself.  When the system
+ * value changes, the latency notifiers have been called with it by the
+ * time this function returns.  The named calls refuse the identifier while
+ * @req holds it; the listing shows it like any kernel holder.
  *
  * Context: Process context; may sleep.
- * Return: 0 on success, -EINVAL for a bad identifier, a negative value or
- * a request already active, -EEXIST for an identifier already held (each
- * with a warning).
+ * Return: 0 on success, -EINVAL for a negative value or a request not
+ * initialised or already active, -EEXIST for an identifier already held
+ * (each with a warning).
  */
-int latency_request_add(struct latency_request *req, const char *identifier,
-			int usecs)
+int latency_request_add(struct latency_request *req, int usecs)
 {
-	return latency_registry_add_request(&latency_system, req, identifier,
-					    usecs);
+	return latency_registry_add_request(&latency_system, req, usecs);
 }
 EXPORT_SYMBOL_GPL(latency_request_add);
 

@@ -80,8 +80,7 @@ int latency_registry_remove(struct latency_registry *r,
 			    const char *identifier);
 int latency_registry_add_kernel(struct latency_registry *r, int usecs);
 int latency_registry_add_request(struct latency_registry *r,
-				 struct latency_request *req,
-				 const char *identifier, int usecs);
+				 struct latency_request *req, int usecs);
 int latency_registry_update_request(struct latency_registry *r,
 				    struct latency_request *req, int usecs);
 int latency_registry_remove_request(struct latency_registry *r,

@@ -10,7 +10,8 @@
  *
  *   query     system_latency_constraint()    / cpu_latency_qos_limit()
  *   add+rm    set_ + remove_acceptable_latency() of one more constraint,
- *             latency_request_add() + _remove()
+ *             latency_request_add() + _remove() (the request named once
+ *             by latency_request_init(), as its holder would at probe)
  *             / cpu_latency_qos_add_request() + _remove_request()
  *   mod-same  modify_acceptable_latency() of a constraint that does not set
  *             the system value, above all others (where PM QoS's plist is
@@ -49,6 +50,7 @@
 #include <linux/slab.h>
 
 #define BENCH_ID_FMT	"bench:%u"
+#define BENCH_NONE	U64_MAX		/* an operation a form does not have */
 
 static DEFINE_MUTEX(bench_lock);
 
@@ -116,11 +118,14 @@ static u64 bench_addrm_ours(unsigned int loops)
 static u64 bench_addrm_handle(unsigned int loops)
 {
 	struct latency_request req = {};
-	u64 t0 = ktime_get_ns();
 	unsigned int i;
+	u64 t0;
 
+	if (latency_request_init(&req, "bench:extra"))
+		return BENCH_NONE;
+	t0 = ktime_get_ns();
 	for (i = 0; i < loops; i++) {
-		latency_request_add(&req, "bench:extra", 500000);
+		latency_request_add(&req, 500000);
 		latency_request_remove(&req);
 	}
 	return ktime_get_ns() - t0;
@@ -201,7 +206,8 @@ static int bench_fill(struct bench_side *s, unsigned int n)
 	s->reqs = kvcalloc(n, sizeof(*s->reqs), GFP_KERNEL);
 	if (!s->ids || !s->reqs)
 		return -ENOMEM;
-	ret = latency_request_add(&s->handle, "bench:handle", bench_value(0));
+	ret = latency_request_init(&s->handle, "bench:handle") ?:
+	      latency_request_add(&s->handle, bench_value(0));
 	if (ret)
 		return ret;
 	for (i = 0; i < n; i++) {
@@ -244,8 +250,6 @@ static void bench_empty(struct bench_side *s)
 		__best = min_t(u64, __best, (expr));		\
 	__best;							\
 })
-
-#define BENCH_NONE	U64_MAX
 
 /* "ns" of one figure, or "-" for an operation a form does not have. */
 static void bench_ns(char *buf, size_t size, u64 total, unsigned int loops)

@@ -39,17 +39,17 @@ void synchronize_acceptable_latency(void);
  * struct latency_request - a constraint whose memory its holder provides
  * @hnode: private to kernel/latency.c
  * @rbnode: private to kernel/latency.c
- * @identifier: the holder's name, as given to latency_request_add()
+ * @identifier: the holder's name, as given to latency_request_init()
  * @hash: private to kernel/latency.c
  * @usecs: the constraint in microseconds
  * @allocated: private: true for a constraint made by set_acceptable_latency()
  *
  * The handle form of a constraint, for a holder that changes it often or
- * must not allocate: the holder embeds the request, zeroed, in a structure
- * of its own (as with struct pm_qos_request), and keeps it and the
- * identifier string alive from latency_request_add() to
- * latency_request_remove().  Adding and removing a request allocate nothing
- * and changing it needs no lookup by name.  It shares the namespace and the
+ * must not allocate: the holder embeds the request in a structure of its
+ * own (as with struct pm_qos_request), names it once with
+ * latency_request_init(), and keeps it and the identifier string alive
+ * while it is added.  Adding and removing a request allocate nothing and
+ * check no name; changing it needs no lookup by name.  It shares the namespace and the
  * listing of the named constraints.  Calls on one request are serialised by
  * its holder.
  */
@@ -62,8 +62,8 @@ struct latency_request {
 	bool allocated;
 };
 
-int latency_request_add(struct latency_request *req, const char *identifier,
-			int usecs);
+int latency_request_init(struct latency_request *req, const char *identifier);
+int latency_request_add(struct latency_request *req, int usecs);
 int latency_request_update(struct latency_request *req, int usecs);
 int latency_request_remove(struct latency_request *req);
 

@@ -96,6 +96,14 @@ static struct latency_test_listener *ctx(struct kunit *test)
 	return &((struct latency_test_ctx *)test->priv)->priv;
 }
 
+/* latency_request_init() and latency_registry_add_request() in one. */
+static int add_req(struct latency_registry *r, struct latency_request *req,
+		   const char *id, int usecs)
+{
+	return latency_request_init(req, id) ?:
+	       latency_registry_add_request(r, req, usecs);
+}
+
 static void latency_registry_empty_is_infinite(struct kunit *test)
 {
 	struct latency_registry *r = reg(test);
@@ -380,8 +388,7 @@ static void latency_bad_input_rejected(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, held);
 	memset(latency_long_id, 'x', sizeof(latency_long_id) - 1);
 	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "ok", 500, NULL), 0);
-	KUNIT_ASSERT_EQ(test, latency_registry_add_request(r, held, "held", 600),
-			0);
+	KUNIT_ASSERT_EQ(test, add_req(r, held, "held", 600), 0);
 
 	kunit_info(test, "expect a warning: %s\n", c->desc);
 	KUNIT_EXPECT_EQ(test, latency_registry_set(r, c->id, c->usecs, NULL),
@@ -391,10 +398,20 @@ static void latency_bad_input_rejected(struct kunit *test)
 	if (c->usecs >= 0)
 		KUNIT_EXPECT_EQ(test, latency_registry_remove(r, c->id),
 				c->expect);
-	/* The handle form checks alike, through the same (warned) checks. */
-	KUNIT_EXPECT_EQ(test, latency_registry_add_request(r, req, c->id,
-							   c->usecs),
-			c->expect);
+	/*
+	 * The handle form checks alike, through the same (warned) checks:
+	 * the identifier when the request is initialised, the value when it
+	 * is added.
+	 */
+	if (c->usecs >= 0) {
+		KUNIT_EXPECT_EQ(test, latency_request_init(req, c->id),
+				c->expect);
+	} else {
+		KUNIT_EXPECT_EQ(test, latency_request_init(req, "fresh"), 0);
+		KUNIT_EXPECT_EQ(test, latency_registry_add_request(r, req,
+								   c->usecs),
+				c->expect);
+	}
 	KUNIT_EXPECT_FALSE(test, latency_request_active(req));
 	if (c->usecs < 0)
 		KUNIT_EXPECT_EQ(test, latency_registry_update_request(r, held,
@@ -590,7 +607,7 @@ static void latency_request_add_update_remove(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "a", 300, NULL), 0);
 	KUNIT_EXPECT_FALSE(test, latency_request_active(req));
-	KUNIT_ASSERT_EQ(test, latency_registry_add_request(r, req, "h", 100), 0);
+	KUNIT_ASSERT_EQ(test, add_req(r, req, "h", 100), 0);
 	KUNIT_EXPECT_TRUE(test, latency_request_active(req));
 	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 100);
 	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "h"), 100);
@@ -619,7 +636,7 @@ static void latency_request_add_update_remove(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctx(test)->last, 300);
 
 	/* A removed request may be added again, under another name. */
-	KUNIT_EXPECT_EQ(test, latency_registry_add_request(r, req, "h2", 50), 0);
+	KUNIT_EXPECT_EQ(test, add_req(r, req, "h2", 50), 0);
 	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 50);
 	KUNIT_EXPECT_EQ(test, latency_registry_remove_request(r, req), 0);
 	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
@@ -636,7 +653,7 @@ static void latency_request_allocates_nothing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, latency_registry_set(r, "named", 100, NULL),
 			-ENOMEM);
 	/* ...and a request's whole life needs no allocation. */
-	KUNIT_EXPECT_EQ(test, latency_registry_add_request(r, req, "h", 100), 0);
+	KUNIT_EXPECT_EQ(test, add_req(r, req, "h", 100), 0);
 	KUNIT_EXPECT_EQ(test, latency_registry_update_request(r, req, 40), 0);
 	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 40);
 	KUNIT_EXPECT_EQ(test, latency_registry_remove_request(r, req), 0);
@@ -655,7 +672,7 @@ static void latency_request_name_owned_by_holder(struct kunit *test)
 	m.buf = kunit_kzalloc(test, m.size, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, m.buf);
 
-	KUNIT_ASSERT_EQ(test, latency_registry_add_request(r, req, "h", 100), 0);
+	KUNIT_ASSERT_EQ(test, add_req(r, req, "h", 100), 0);
 	/* The named calls must not change, let alone free, a request. */
 	kunit_info(test, "expect a warning: set of a name a request holds\n");
 	KUNIT_EXPECT_EQ(test, latency_registry_set(r, "h", 5, NULL), -EBUSY);
@@ -673,12 +690,8 @@ static void latency_request_name_owned_by_holder(struct kunit *test)
 	/* A request cannot take a name that is held, in either form. */
 	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "named", 300, NULL), 0);
 	kunit_info(test, "expect a warning: request for a name already held\n");
-	KUNIT_EXPECT_EQ(test, latency_registry_add_request(r, new_req(test),
-							   "named", 1),
-			-EEXIST);
-	KUNIT_EXPECT_EQ(test, latency_registry_add_request(r, new_req(test),
-							   "h", 1),
-			-EEXIST);
+	KUNIT_EXPECT_EQ(test, add_req(r, new_req(test), "named", 1), -EEXIST);
+	KUNIT_EXPECT_EQ(test, add_req(r, new_req(test), "h", 1), -EEXIST);
 	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "named"), 300);
 	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 100);
 	KUNIT_EXPECT_EQ(test, r->count, 2U);
@@ -697,15 +710,23 @@ static void latency_request_misuse_rejected(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, latency_registry_remove_request(r, req), -EINVAL);
 	KUNIT_EXPECT_FALSE(test, latency_request_active(req));
 
-	KUNIT_ASSERT_EQ(test, latency_registry_add_request(r, req, "h", 100), 0);
+	kunit_info(test, "expect a warning: request added before init\n");
+	KUNIT_EXPECT_EQ(test, latency_registry_add_request(r, req, 10), -EINVAL);
+	KUNIT_EXPECT_FALSE(test, latency_request_active(req));
+
+	KUNIT_ASSERT_EQ(test, add_req(r, req, "h", 100), 0);
 	kunit_info(test, "expect a warning: request added twice\n");
-	KUNIT_EXPECT_EQ(test, latency_registry_add_request(r, req, "h2", 10),
-			-EINVAL);
+	KUNIT_EXPECT_EQ(test, latency_registry_add_request(r, req, 10), -EINVAL);
+	kunit_info(test, "expect a warning: init of an active request\n");
+	KUNIT_EXPECT_EQ(test, latency_request_init(req, "h2"), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, req->identifier, "h");
 	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "h2"), -ENOENT);
 	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "h"), 100);
 
+	kunit_info(test, "expect a warning: NULL request initialised\n");
+	KUNIT_EXPECT_EQ(test, latency_request_init(NULL, "n"), -EINVAL);
 	kunit_info(test, "expect a warning: NULL request added\n");
-	KUNIT_EXPECT_EQ(test, latency_registry_add_request(r, NULL, "n", 10),
+	KUNIT_EXPECT_EQ(test, latency_registry_add_request(r, NULL, 10),
 			-EINVAL);
 	kunit_info(test, "expect a warning: NULL request updated\n");
 	KUNIT_EXPECT_EQ(test, latency_registry_update_request(r, NULL, 10),
@@ -723,14 +744,14 @@ static void latency_request_destroy_leaves_inactive(struct kunit *test)
 	struct latency_request *req = new_req(test);
 	struct latency_registry *r = reg(test);
 
-	KUNIT_ASSERT_EQ(test, latency_registry_add_request(r, req, "h", 100), 0);
+	KUNIT_ASSERT_EQ(test, add_req(r, req, "h", 100), 0);
 	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "named", 200, NULL), 0);
 	latency_registry_destroy(r);
 	/* The named constraint is freed, the request handed back inactive. */
 	KUNIT_EXPECT_FALSE(test, latency_request_active(req));
 	KUNIT_EXPECT_EQ(test, r->count, 0U);
 	KUNIT_EXPECT_EQ(test, latency_registry_value(r), INFINITE_LATENCY);
-	KUNIT_EXPECT_EQ(test, latency_registry_add_request(r, req, "h", 7), 0);
+	KUNIT_EXPECT_EQ(test, add_req(r, req, "h", 7), 0);
 	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 7);
 }
 
@@ -770,9 +791,7 @@ static void latency_request_random_mixed(struct kunit *test)
 			struct latency_request *h = req[k - ARRAY_SIZE(names)];
 
 			if (held[k] < 0) {
-				KUNIT_ASSERT_EQ(test,
-						latency_registry_add_request(r, h,
-									     hname, v),
+				KUNIT_ASSERT_EQ(test, add_req(r, h, hname, v),
 						0);
 				held[k] = min(v, INFINITE_LATENCY);
 			} else if (get_random_u32_below(2)) {
@@ -855,9 +874,8 @@ static int latency_stress_request(struct latency_stress *st)
 	struct latency_request *req = &st->reqs[cpu];
 
 	if (!latency_request_active(req))
-		return latency_registry_add_request(st->r, req,
-						    st->req_names[cpu],
-						    get_random_u32_below(2000));
+		return add_req(st->r, req, st->req_names[cpu],
+			       get_random_u32_below(2000));
 	if (get_random_u32_below(2))
 		return latency_registry_update_request(st->r, req,
 						       get_random_u32_below(2000));
@@ -1009,8 +1027,8 @@ static void latency_system_request(struct kunit *test)
 	int base = system_latency_constraint();
 
 	KUNIT_ASSERT_GT(test, base, 175);
-	KUNIT_ASSERT_EQ(test, latency_request_add(req, KTEST_ID ":req",
-						  INFINITE_LATENCY), 0);
+	KUNIT_ASSERT_EQ(test, latency_request_init(req, KTEST_ID ":req"), 0);
+	KUNIT_ASSERT_EQ(test, latency_request_add(req, INFINITE_LATENCY), 0);
 	KUNIT_EXPECT_EQ(test, system_latency_constraint(), base);
 	KUNIT_EXPECT_EQ(test, latency_request_update(req, 175), 0);
 	KUNIT_EXPECT_EQ(test, system_latency_constraint(), 175);
