@@ -238,19 +238,6 @@ static void bench_empty(struct bench_side *s)
 	s->n = 0;
 }
 
-/*
- * Each figure is the best of BENCH_RUNS runs: under QEMU TCG a run can be
- * stretched by a vCPU thread the host did not schedule, never shortened.
- */
-#define BENCH_RUNS	5
-#define BEST(expr) ({						\
-	u64 __best = U64_MAX;					\
-	int __r;						\
-	for (__r = 0; __r < BENCH_RUNS; __r++)			\
-		__best = min_t(u64, __best, (expr));		\
-	__best;							\
-})
-
 /* "ns" of one figure, or "-" for an operation a form does not have. */
 static void bench_ns(char *buf, size_t size, u64 total, unsigned int loops)
 {
@@ -282,6 +269,24 @@ static void bench_line(unsigned int n, const char *op, u64 named, u64 handle,
 	pr_info("%6u %-9s %9s %9s %9s %11s %12s\n", n, op, nn, hn, qn, nr, hr);
 }
 
+/*
+ * Each figure is the best of BENCH_RUNS runs: under QEMU TCG a run can be
+ * stretched by a vCPU thread the host did not schedule, never shortened.
+ * The runs of the three forms alternate, so that a slow spell of the host
+ * falls on all of them alike.
+ */
+#define BENCH_RUNS	7
+#define BENCH_ROW(n, op, loops, named, handle, qos) do {		\
+	u64 __n = U64_MAX, __h = U64_MAX, __q = U64_MAX;		\
+	int __r;							\
+	for (__r = 0; __r < BENCH_RUNS; __r++) {			\
+		__n = min_t(u64, __n, (named));				\
+		__h = min_t(u64, __h, (handle));			\
+		__q = min_t(u64, __q, (qos));				\
+	}								\
+	bench_line((n), (op), __n, __h, __q, (loops));			\
+} while (0)
+
 static int bench_run(void)
 {
 	static const unsigned int sizes[] = { 1, 10, 100, 1000, 10000 };
@@ -305,41 +310,36 @@ static int bench_run(void)
 		ret = bench_fill(&s, n);
 		if (ret)
 			break;
-		bench_line(n, "query", BEST(bench_query_ours(qloops)),
-			   BENCH_NONE, BEST(bench_query_qos(qloops)), qloops);
-		bench_line(n, "add+rm", BEST(bench_addrm_ours(uloops)),
-			   BEST(bench_addrm_handle(uloops)),
-			   BEST(bench_addrm_qos(uloops)), uloops);
+		BENCH_ROW(n, "query", qloops, bench_query_ours(qloops),
+			  BENCH_NONE, bench_query_qos(qloops));
+		BENCH_ROW(n, "add+rm", uloops, bench_addrm_ours(uloops),
+			  bench_addrm_handle(uloops), bench_addrm_qos(uloops));
 		/* Holder 0 stays above every other holder... */
-		bench_line(n, "mod-same",
-			   BEST(bench_modify_ours(&s, uloops, 950001, 950002)),
-			   BEST(bench_modify_handle(&s, uloops, 950001, 950002)),
-			   BEST(bench_modify_qos(&s, uloops, 950001, 950002)),
-			   uloops);
+		BENCH_ROW(n, "mod-same", uloops,
+			  bench_modify_ours(&s, uloops, 950001, 950002),
+			  bench_modify_handle(&s, uloops, 950001, 950002),
+			  bench_modify_qos(&s, uloops, 950001, 950002));
 		/*
 		 * ...in the middle of the others: where PM QoS's plist, which
 		 * is quick at both ends, must walk its distinct values...
 		 */
-		bench_line(n, "mod-mid",
-			   BEST(bench_modify_ours(&s, uloops, 450001, 450002)),
-			   BEST(bench_modify_handle(&s, uloops, 450001, 450002)),
-			   BEST(bench_modify_qos(&s, uloops, 450001, 450002)),
-			   uloops);
+		BENCH_ROW(n, "mod-mid", uloops,
+			  bench_modify_ours(&s, uloops, 450001, 450002),
+			  bench_modify_handle(&s, uloops, 450001, 450002),
+			  bench_modify_qos(&s, uloops, 450001, 450002));
 		/* ...or below everything, so the system value changes. */
-		bench_line(n, "mod-min",
-			   BEST(bench_modify_ours(&s, uloops, 500, 600)),
-			   BEST(bench_modify_handle(&s, uloops, 500, 600)),
-			   BEST(bench_modify_qos(&s, uloops, 500, 600)), uloops);
+		BENCH_ROW(n, "mod-min", uloops,
+			  bench_modify_ours(&s, uloops, 500, 600),
+			  bench_modify_handle(&s, uloops, 500, 600),
+			  bench_modify_qos(&s, uloops, 500, 600));
 		synchronize_acceptable_latency();
 		/* Between 50 and 150 us, C3 (200 us) is forbidden and allowed. */
-		bench_line(n, "wake", BEST(bench_wake_ours(&s, wloops, 50, 150)),
-			   BENCH_NONE,
-			   BEST(bench_modify_qos(&s, wloops, 50, 150)), wloops);
+		BENCH_ROW(n, "wake", wloops, bench_wake_ours(&s, wloops, 50, 150),
+			  BENCH_NONE, bench_modify_qos(&s, wloops, 50, 150));
 		/* Between 300 and 400 us, no state of the guest changes. */
-		bench_line(n, "wake-none",
-			   BEST(bench_wake_ours(&s, wloops, 300, 400)),
-			   BENCH_NONE,
-			   BEST(bench_modify_qos(&s, wloops, 300, 400)), wloops);
+		BENCH_ROW(n, "wake-none", wloops,
+			  bench_wake_ours(&s, wloops, 300, 400),
+			  BENCH_NONE, bench_modify_qos(&s, wloops, 300, 400));
 		bench_empty(&s);
 	}
 	bench_empty(&s);
