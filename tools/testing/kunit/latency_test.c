@@ -96,6 +96,16 @@ static struct latency_test_listener *ctx(struct kunit *test)
 	return &((struct latency_test_ctx *)test->priv)->priv;
 }
 
+/* A request in memory of the test's, freed after .exit. */
+static struct latency_request *new_req(struct kunit *test)
+{
+	struct latency_request *req;
+
+	req = kunit_kzalloc(test, sizeof(*req), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, req);
+	return req;
+}
+
 /* latency_request_init() and latency_registry_add_request() in one. */
 static int add_req(struct latency_registry *r, struct latency_request *req,
 		   const char *id, int usecs)
@@ -427,6 +437,57 @@ static void latency_bad_input_rejected(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
 }
 
+/* Values every entry accepts, and what it stores for them. */
+struct latency_edge_case {
+	const char *desc;
+	int usecs;
+	int stored;
+};
+
+static const struct latency_edge_case latency_edge_cases[] = {
+	{ "value 0", 0, 0 },
+	{ "value 1", 1, 1 },
+	{ "value INFINITE_LATENCY - 1", INFINITE_LATENCY - 1,
+	  INFINITE_LATENCY - 1 },
+	{ "value INFINITE_LATENCY", INFINITE_LATENCY, INFINITE_LATENCY },
+	{ "value INFINITE_LATENCY + 1 clamps", INFINITE_LATENCY + 1,
+	  INFINITE_LATENCY },
+	{ "value INT_MAX clamps", INT_MAX, INFINITE_LATENCY },
+};
+
+static void latency_edge_case_desc(const struct latency_edge_case *c,
+				   char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(latency_edge, latency_edge_cases, latency_edge_case_desc);
+
+static void latency_edge_value_accepted(struct kunit *test)
+{
+	const struct latency_edge_case *c = test->param_value;
+	struct latency_request *req = new_req(test), *upd = new_req(test);
+	struct latency_registry *r = reg(test);
+
+	KUNIT_EXPECT_EQ(test, latency_registry_set(r, "set", c->usecs, NULL), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "set"), c->stored);
+
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "modify", 5, NULL), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_modify(r, "modify", c->usecs), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "modify"), c->stored);
+
+	KUNIT_EXPECT_EQ(test, add_req(r, req, "add", c->usecs), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "add"), c->stored);
+
+	KUNIT_ASSERT_EQ(test, add_req(r, upd, "update", 5), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_update_request(r, upd, c->usecs),
+			0);
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "update"), c->stored);
+
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), c->stored);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
+}
+
 static void latency_identifier_longest_accepted(struct kunit *test)
 {
 	struct latency_registry *r = reg(test);
@@ -590,15 +651,6 @@ static void latency_set_alloc_failure_changes_nothing(struct kunit *test)
 }
 
 /* The handle form: struct latency_request, in memory of the holder's. */
-
-static struct latency_request *new_req(struct kunit *test)
-{
-	struct latency_request *req;
-
-	req = kunit_kzalloc(test, sizeof(*req), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, req);
-	return req;
-}
 
 static void latency_request_add_update_remove(struct kunit *test)
 {
@@ -1077,6 +1129,7 @@ static struct kunit_case latency_test_cases[] = {
 	KUNIT_CASE(latency_init_seed_keeps_earlier),
 	KUNIT_CASE(latency_init_kernel_not_replaced),
 	KUNIT_CASE_PARAM(latency_bad_input_rejected, latency_bad_gen_params),
+	KUNIT_CASE_PARAM(latency_edge_value_accepted, latency_edge_gen_params),
 	KUNIT_CASE(latency_identifier_longest_accepted),
 	KUNIT_CASE(latency_value_boundaries),
 	KUNIT_CASE(latency_listing_format),
