@@ -4,9 +4,11 @@
  *
  * Exercises /dev/acceptable_latency and /proc/latency_constraints as a user
  * program sees them (Documentation/latency.txt): a holder per open file,
- * text and binary writes, rejected writes that change nothing and log
- * nothing, reads of the system value, release on close and on SIGKILL,
- * permissions, and many holders at once.  Must run as root.
+ * release on close and on SIGKILL, permissions, many holders at once, and
+ * bad input for every entry: a table of writes, each naming its result
+ * (text and binary values accepted, malformed, huge and unreadable ones
+ * rejected without a change), short reads, seeks and pread() of both
+ * files, and none of it may log a line.  Must run as root.
  */
 
 #define _GNU_SOURCE
@@ -19,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
@@ -34,6 +37,7 @@
 #define MAX_HOLDERS	4096
 #define MANY		200
 #define NOBODY		65534
+#define LISTING_MAX	65536
 
 struct holder {
 	char id[64];
@@ -356,60 +360,333 @@ static void test_two_holders(void)
 	result(pass, "two holders: the lower sets the system value, each close releases its own");
 }
 
-static void test_values(void)
-{
-	int bin = 175, big = 0x00ffffff;
-	char id[64];
-	int fd;
+/*
+ * Bad input for every user-space entry.  Each write below goes to a file of
+ * its own target and names the result Documentation/latency.txt promises
+ * for it: @err, with the holder and the listing unchanged, or, when @err
+ * is 0, success and @usecs held.  @len 0 means strlen(@buf); @buf NULL
+ * means a page that cannot be read (PROT_NONE).
+ */
+enum target {
+	HOLDER,		/* an open of DEV for writing, holding 321 us */
+	READER,		/* an open of DEV for reading only */
+	PROC,		/* LISTING, opened for writing by root */
+};
 
-	fd = open_holder(id, sizeof(id));
-	result(fd >= 0 && wr(fd, &bin, 4) && holds(id, 175),
-	       "a 4-byte binary int 175 is accepted");
-	result(fd >= 0 && wr_str(fd, "1234") && holds(id, 1234),
-	       "a 4-byte write \"1234\" (4th byte not 0) is text");
-	result(fd >= 0 && wr_str(fd, "2000000\n") && holds(id, INFINITE_LATENCY) &&
-	       wr_str(fd, "0\n") && holds(id, 0) &&
-	       wr(fd, &big, 4) && holds(id, INFINITE_LATENCY),
-	       "values above INFINITE_LATENCY mean no constraint, 0 is accepted");
-	result(fd >= 0 && wr_str(fd, "0000150\n") && holds(id, 150),
-	       "leading zeros are decimal, not octal");
-	if (fd >= 0)
-		close(fd);
+static const char *const target_name[] = {
+	[HOLDER]	= "",
+	[READER]	= " to an O_RDONLY open of " DEV,
+	[PROC]		= " to " LISTING,
+};
+
+struct write_case {
+	const char *name;
+	const void *buf;
+	size_t len;
+	int err;
+	int usecs;
+	enum target target;
+};
+
+#define HELD		321
+#define KIB4		4096
+#define MIB		(1024 * 1024)
+
+static char digits_4k[KIB4], digits_1m[MIB];
+static void *unreadable;		/* a PROT_NONE page */
+static const int bin_175 = 175, bin_0, bin_inf = INFINITE_LATENCY;
+static const int bin_ffffff = 0x00ffffff, bin_high = 0x01000096;
+static const int bin_minus_one = -1, bin_minus_150 = -150, bin_int_min = INT_MIN;
+static const int bin_two[2] = { 150, 150 };
+
+static const struct write_case writes[] = {
+	/* Accepted: decimal text. */
+	{ "text and newline", "150\n", 0, 0, 150 },
+	{ "text without newline", "150", 0, 0, 150 },
+	{ "leading zeros, decimal not octal", "0000150\n", 0, 0, 150 },
+	{ "zero", "0\n", 0, 0, 0 },
+	{ "one digit", "7", 0, 0, 7 },
+	{ "INFINITE_LATENCY", "1000000\n", 0, 0, INFINITE_LATENCY },
+	{ "INFINITE_LATENCY + 1, clamped", "1000001\n", 0, 0, INFINITE_LATENCY },
+	{ "INT_MAX, clamped", "2147483647\n", 0, 0, INFINITE_LATENCY },
+	{ "16 bytes with newline, the longest", "000000000000150\n", 0, 0, 150 },
+	{ "16 digits", "0000000000000150", 0, 0, 150 },
+	{ "4 bytes whose 4th is not 0: text", "1234", 0, 0, 1234 },
+	/* Accepted: a native int in exactly 4 bytes, high byte 0. */
+	{ "binary 175", &bin_175, 4, 0, 175 },
+	{ "binary 0", &bin_0, 4, 0, 0 },
+	{ "binary INFINITE_LATENCY", &bin_inf, 4, 0, INFINITE_LATENCY },
+	{ "binary 0x00ffffff, clamped", &bin_ffffff, 4, 0, INFINITE_LATENCY },
+	{ "4 bytes \"150\\0\": binary 3159345, clamped", "150", 4, 0,
+	  INFINITE_LATENCY },
+	/* Rejected: not a decimal number. */
+	{ "empty", "", 0, EINVAL },
+	{ "newline only", "\n", 0, EINVAL },
+	{ "letters", "abc", 0, EINVAL },
+	{ "sign", "-1", 0, EINVAL },
+	{ "sign and newline", "-1\n", 0, EINVAL },
+	{ "minus zero", "-0", 0, EINVAL },
+	{ "plus sign", "+150", 0, EINVAL },
+	{ "leading blank", " 12", 0, EINVAL },
+	{ "trailing blank", "12 ", 0, EINVAL },
+	{ "two numbers", "12 34", 0, EINVAL },
+	{ "blank inside", "15 0\n", 0, EINVAL },
+	{ "two newlines", "150\n\n", 0, EINVAL },
+	{ "leading newline", "\n150", 0, EINVAL },
+	{ "CR LF", "150\r\n", 0, EINVAL },
+	{ "tab", "150\t", 0, EINVAL },
+	{ "hex", "0x10", 0, EINVAL },
+	{ "hex 150", "0x96", 0, EINVAL },
+	{ "exponent", "1e3", 0, EINVAL },
+	{ "decimal point", "1.5", 0, EINVAL },
+	{ "Arabic-Indic digits 150", "\xd9\xa1\xd9\xa5\xd9\xa0", 0, EINVAL },
+	/* Rejected: out of range or too long. */
+	{ "INT_MAX + 1", "2147483648\n", 0, EINVAL },
+	{ "2^32 + 150, 150 if it wrapped", "4294967446", 0, EINVAL },
+	{ "17 digits, one too many", "00000000000000150", 0, EINVAL },
+	{ "17 bytes with newline", "0000000000000150\n", 0, EINVAL },
+	{ "4 KiB of digits", digits_4k, KIB4, EINVAL },
+	{ "1 MiB of digits", digits_1m, MIB, EINVAL },
+	/* Rejected: binary that is not one int with a zero high byte. */
+	{ "binary 150 in 3 bytes", "\x96\0", 3, EINVAL },
+	{ "binary 150 in 5 bytes", "\x96\0\0\0", 5, EINVAL },
+	{ "a digit and a NUL", "1", 2, EINVAL },
+	{ "two binary ints", bin_two, 8, EINVAL },
+	{ "binary -1", &bin_minus_one, 4, EINVAL },
+	{ "binary -150", &bin_minus_150, 4, EINVAL },
+	{ "binary INT_MIN", &bin_int_min, 4, EINVAL },
+	{ "binary, high byte set", &bin_high, 4, EINVAL },
+	{ "4 bytes, text with a NUL", "15\0\n", 4, EINVAL },
+	/* Rejected: a buffer the kernel cannot read. */
+	{ "unreadable buffer", NULL, 4, EFAULT },
+	{ "unreadable buffer", NULL, 3, EFAULT },
+	{ "unreadable, but too long before it is read", NULL, 17, EINVAL },
+	/* The other entries take no write at all. */
+	{ "a valid value", "150\n", 0, EBADF, 0, READER },
+	{ "a valid value", "150\n", 0, EIO, 0, PROC },
+	{ "a listing line", "user:1:1 5 1 init\n", 0, EIO, 0, PROC },
+	{ "1 MiB", digits_1m, MIB, EIO, 0, PROC },
+};
+
+#define NR_WRITES ARRAY_SIZE(writes)
+
+static const char *errno_name(int err)
+{
+	switch (err) {
+	case EINVAL:	return "EINVAL";
+	case EFAULT:	return "EFAULT";
+	case EBADF:	return "EBADF";
+	case EIO:	return "EIO";
+	case EACCES:	return "EACCES";
+	case ENOMEM:	return "ENOMEM";
+	}
+	return "another errno";
 }
 
-struct bad_write {
-	const char *desc;
-	const char *buf;
-	size_t len;
-};
+/* The input as C text when it is short text, else its length or bytes. */
+static void show_input(const struct write_case *w, size_t len, char *out,
+		       size_t size)
+{
+	const unsigned char *p = w->buf;
+	bool text = true;
+	size_t i, n = 0;
 
-static char long_buf[4096];
-static const int minus_one = -1, minus_150 = -150, int_min = INT_MIN;
+	if (!p) {
+		snprintf(out, size, "%zu bytes from a PROT_NONE page", len);
+		return;
+	}
+	for (i = 0; i < len; i++)
+		if (!p[i] || p[i] >= 0x7f)
+			text = false;
+	if (len > 24) {
+		snprintf(out, size, "%zu bytes", len);
+	} else if (text) {
+		n = snprintf(out, size, "\"");
+		for (i = 0; i < len && n < size; i++) {
+			if (p[i] == '\n')
+				n += snprintf(out + n, size - n, "\\n");
+			else if (p[i] == '\r')
+				n += snprintf(out + n, size - n, "\\r");
+			else if (p[i] == '\t')
+				n += snprintf(out + n, size - n, "\\t");
+			else
+				n += snprintf(out + n, size - n, "%c", p[i]);
+		}
+		if (n < size)
+			snprintf(out + n, size - n, "\"");
+	} else {
+		n = snprintf(out, size, "%zu bytes", len);
+		for (i = 0; i < len && n < size; i++)
+			n += snprintf(out + n, size - n, " %02x", p[i]);
+	}
+}
 
-static const struct bad_write bad[] = {
-	{ "an empty write", "", 0 },
-	{ "\"\\n\"", "\n", 1 },
-	{ "\"abc\"", "abc", 3 },
-	{ "\"-1\\n\"", "-1\n", 3 },
-	{ "\"-1\"", "-1", 2 },
-	{ "\"+150\"", "+150", 4 },
-	{ "\" 150\"", " 150", 4 },
-	{ "\"150 \"", "150 ", 4 },
-	{ "\"15 0\\n\"", "15 0\n", 5 },
-	{ "\"150\\n\\n\"", "150\n\n", 5 },
-	{ "\"0x96\"", "0x96", 4 },
-	{ "\"2147483648\\n\" (overflows int)", "2147483648\n", 11 },
-	{ "\"4294967446\" (150 modulo 2^32)", "4294967446", 10 },
-	{ "\"00000000000000150\\n\" (over-long)", "00000000000000150\n", 18 },
-	{ "4096 bytes of digits", long_buf, sizeof(long_buf) },
-	{ "3 binary bytes 96 00 00", "\x96\0\0", 3 },
-	{ "2 bytes \"1\\0\"", "1\0", 2 },
-	{ "binary -1", (const char *)&minus_one, 4 },
-	{ "binary -150", (const char *)&minus_150, 4 },
-	{ "binary INT_MIN", (const char *)&int_min, 4 },
-};
+/* Our holder at @usecs, and nobody else's holder added or lost? */
+static bool holds_alone(const char *id, int usecs)
+{
+	return holds(id, usecs) && cur.n == base.n + 1;
+}
 
-#define NR_BAD ARRAY_SIZE(bad)
+static void test_writes(void)
+{
+	char id[64], input[96], expected[64];
+	int fd, rfd, pfd, fds[3];
+	unsigned int i;
+
+	memset(digits_4k, '1', sizeof(digits_4k));
+	memset(digits_1m, '1', sizeof(digits_1m));
+	fd = open_holder(id, sizeof(id));
+	rfd = open(DEV, O_RDONLY);
+	pfd = open(LISTING, O_WRONLY);
+	if (fd < 0 || rfd < 0 || pfd < 0)
+		ksft_print_msg("open: holder %d, reader %d, listing %d: %s\n",
+			       fd, rfd, pfd, strerror(errno));
+	fds[HOLDER] = fd;
+	fds[READER] = rfd;
+	fds[PROC] = pfd;
+
+	for (i = 0; i < NR_WRITES; i++) {
+		const struct write_case *w = &writes[i];
+		size_t len = w->len ? w->len : strlen(w->buf);
+		bool pass = fd >= 0 && wr_str(fd, "321\n");	/* HELD */
+		ssize_t ret;
+		int err;
+
+		errno = 0;
+		ret = fds[w->target] >= 0 ?
+		      write(fds[w->target], w->buf ?: unreadable, len) : -1;
+		err = errno;
+		if (w->err) {
+			pass = pass && ret == -1 && err == w->err &&
+			       holds_alone(id, HELD);
+			snprintf(expected, sizeof(expected), "%s, nothing changes",
+				 errno_name(w->err));
+		} else {
+			pass = pass && ret == (ssize_t)len &&
+			       holds_alone(id, w->usecs);
+			snprintf(expected, sizeof(expected), "accepted, holds %d us",
+				 w->usecs);
+		}
+		if (ret != (w->err ? -1 : (ssize_t)len) || (w->err && err != w->err))
+			ksft_print_msg("write returned %zd, %s\n", ret,
+				       ret < 0 ? errno_name(err) : "no error");
+		show_input(w, len, input, sizeof(input));
+		ksft_test_result(pass, "- write %s (%s)%s: %s\n", input, w->name,
+				 target_name[w->target], expected);
+	}
+	for (i = 0; i < ARRAY_SIZE(fds); i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+/* One read(2) of the whole of @path: the reference for the short reads. */
+static ssize_t read_once(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, size);
+
+	if (n >= 0 && read(fd, buf + n, size - n) != 0)
+		n = -1;			/* more than one read's worth */
+	if (fd >= 0)
+		close(fd);
+	return n;
+}
+
+/*
+ * Read @fd from its position to EOF in pieces of at most @piece bytes; the
+ * byte count, or -1 on an error or when it does not fit in @size - 1 bytes.
+ */
+static ssize_t read_pieces(int fd, char *buf, size_t size, size_t piece)
+{
+	size_t len = 0;
+
+	while (len < size - 1) {
+		size_t want = size - 1 - len < piece ? size - 1 - len : piece;
+		ssize_t r = read(fd, buf + len, want);
+
+		if (r < 0)
+			return -1;
+		if (!r)
+			return len;
+		len += r;
+	}
+	return -1;
+}
+
+/*
+ * Short reads, seeks and pread() on @path, whose whole content a single read
+ * returns as @full, @n bytes.  Every way must give exactly a piece of it.
+ */
+static bool short_reads(const char *path, const char *full, ssize_t n)
+{
+	static const size_t pieces[] = { 1, 2, 7, 100 };
+	char buf[LISTING_MAX];
+	bool pass = n > 0;
+	unsigned int i;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	for (i = 0; pass && i < ARRAY_SIZE(pieces); i++) {
+		ssize_t len;
+
+		pass = lseek(fd, 0, SEEK_SET) == 0;
+		len = read_pieces(fd, buf, sizeof(buf), pieces[i]);
+		if (len != n || memcmp(buf, full, n)) {
+			ksft_print_msg("%s: %zu-byte reads gave %zd bytes, want %zd\n",
+				       path, pieces[i], len, n);
+			pass = false;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	return pass;
+}
+
+static bool seeks(const char *path, const char *full, ssize_t n)
+{
+	char buf[LISTING_MAX];
+	bool pass = n > 0;
+	ssize_t off;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	for (off = 0; pass && off <= n; off++) {
+		pass = lseek(fd, off, SEEK_SET) == off &&
+		       read_pieces(fd, buf, sizeof(buf), sizeof(buf)) == n - off &&
+		       !memcmp(buf, full + off, n - off) &&
+		       pread(fd, buf, sizeof(buf), off) == n - off &&
+		       !memcmp(buf, full + off, n - off);
+		if (pass && off < n)
+			pass = lseek(fd, off, SEEK_SET) == off &&
+			       read(fd, buf, 1) == 1 && buf[0] == full[off] &&
+			       lseek(fd, 0, SEEK_CUR) == off + 1;
+		if (!pass)
+			ksft_print_msg("%s: offset %zd reads wrong\n", path, off);
+	}
+	if (fd >= 0)
+		close(fd);
+	return pass;
+}
+
+static bool seek_bounds(const char *path, ssize_t n)
+{
+	char buf[16];
+	bool pass;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	errno = 0;
+	pass = fd >= 0 && lseek(fd, n + 100, SEEK_SET) == n + 100 &&
+	       read(fd, buf, sizeof(buf)) == 0 &&
+	       pread(fd, buf, sizeof(buf), n + 5) == 0 &&
+	       lseek(fd, -1, SEEK_SET) == -1 && errno == EINVAL;
+	if (!pass)
+		ksft_print_msg("%s: seeks past the end or before 0: %s\n", path,
+			       strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return pass;
+}
 
 /*
  * Records the kernel logged since kmsg_start(), counting only the kernel
@@ -449,76 +726,58 @@ static int kmsg_new_records(void)
 	return n;
 }
 
-static void test_bad_writes(void)
-{
-	char id[64], desc[128];
-	unsigned int i;
-	int fd, logged;
-
-	memset(long_buf, '1', sizeof(long_buf));
-	kmsg_start();
-	fd = open_holder(id, sizeof(id));
-	if (fd < 0 || !wr_str(fd, "321\n"))
-		ksft_print_msg("cannot set up a holder at 321 us\n");
-
-	for (i = 0; i < NR_BAD; i++) {
-		ssize_t ret = write(fd, bad[i].buf, bad[i].len);
-		int err = errno;
-		bool pass = ret == -1 && err == EINVAL && holds(id, 321);
-
-		if (ret != -1 || err != EINVAL)
-			ksft_print_msg("write returned %zd, errno %d\n", ret, err);
-		snprintf(desc, sizeof(desc),
-			 "malformed write %s: EINVAL, nothing changes",
-			 bad[i].desc);
-		result(pass, desc);
-	}
-	if (fd >= 0)
-		close(fd);
-
-	logged = kmsg_new_records();
-	if (logged < 0)
-		ksft_test_result_skip("- rejected writes log nothing: no /dev/kmsg\n");
-	else
-		result(!logged && at_base(), "rejected writes log nothing to the kernel log");
-}
-
+/* Reads of the device and of the listing. */
 static void test_reads(void)
 {
-	char full[32], piece[32], tail[32];
-	ssize_t n, len = 0;
+	char full[LISTING_MAX], buf[32];
+	ssize_t n;
 	bool pass;
 	int fd;
 
-	fd = open(DEV, O_RDONLY);
-	n = fd >= 0 ? read(fd, full, sizeof(full) - 1) : -1;
+	n = read_once(DEV, full, sizeof(full) - 1);
 	if (n > 0)
 		full[n] = '\0';
 	pass = n > 1 && full[n - 1] == '\n' &&
 	       strspn(full, "0123456789") == (size_t)n - 1 &&
 	       atoi(full) == base.system;
-	result(pass, "read returns the system value as decimal text and a newline");
+	result(pass, "read of " DEV " returns the system value as decimal text and a newline");
+	result(short_reads(DEV, full, n),
+	       "reads of " DEV " in pieces of 1, 2, 7, 100 bytes give the text, then EOF");
+	result(seeks(DEV, full, n),
+	       "lseek SEEK_SET, SEEK_CUR and pread on " DEV " read from the offset");
+	result(seek_bounds(DEV, n),
+	       "read past the end of " DEV " is EOF; lseek to -1 is EINVAL");
 
-	pass = pass && read(fd, piece, sizeof(piece)) == 0 &&
-	       lseek(fd, 0, SEEK_SET) == 0;
-	while (pass && len < (ssize_t)sizeof(piece) - 1) {
-		ssize_t r = read(fd, piece + len, 1);
-
-		if (r < 0)
-			pass = false;
-		if (r <= 0)
-			break;
-		len += r;
-	}
-	pass = pass && len == n && !memcmp(piece, full, n);
-	result(pass, "1-byte reads return the text piece by piece, then EOF");
-
-	pass = n > 1 && lseek(fd, 1, SEEK_SET) == 1 &&
-	       read(fd, tail, sizeof(tail)) == n - 1 && !memcmp(tail, full + 1, n - 1) &&
-	       pread(fd, tail, 2, 0) == 2 && !memcmp(tail, full, 2);
-	result(pass, "lseek and pread read from the requested offset");
+	fd = open(DEV, O_RDONLY);
+	errno = 0;
+	pass = fd >= 0 && read(fd, buf, 0) == 0 && read(fd, unreadable, 4) == -1 &&
+	       errno == EFAULT && read(fd, buf, sizeof(buf)) == n;
 	if (fd >= 0)
 		close(fd);
+	result(pass, "read of " DEV ": 0 bytes gives 0, into a PROT_NONE page EFAULT; pos kept");
+
+	n = read_once(LISTING, full, sizeof(full) - 1);
+	if (n > 0)
+		full[n] = '\0';
+	pass = n > 0 && !strncmp(full, HEADER "\n", strlen(HEADER) + 1) &&
+	       full[n - 1] == '\n' && memrchr(full, '\n', n - 1) &&
+	       !strncmp((char *)memrchr(full, '\n', n - 1) + 1, "# system ", 9);
+	result(pass && at_base(),
+	       "one read of " LISTING " gives it whole: header to system line, then EOF");
+	result(short_reads(LISTING, full, n),
+	       "reads of " LISTING " in pieces of 1, 2, 7, 100 bytes give exactly one whole read");
+	result(seeks(LISTING, full, n),
+	       "lseek SEEK_SET, SEEK_CUR and pread on " LISTING " at every offset read the rest");
+	result(seek_bounds(LISTING, n),
+	       "read past the end of " LISTING " is EOF; lseek to -1 is EINVAL");
+
+	fd = open(LISTING, O_RDONLY);
+	errno = 0;
+	pass = fd >= 0 && read(fd, unreadable, 4) == -1 && errno == EFAULT &&
+	       read_pieces(fd, full, sizeof(full), sizeof(full)) == n;
+	if (fd >= 0)
+		close(fd);
+	result(pass, "read of " LISTING " into a PROT_NONE page is EFAULT; the position stays");
 }
 
 static void test_inherited(void)
@@ -698,6 +957,53 @@ static void test_many(void)
 	result(pass, "200 holders at once, each with its own identifier, all released");
 }
 
+/*
+ * MANY writers that never write, MANY readers of the device and MANY of the
+ * listing, all open at once: the writers are listed with no constraint and
+ * move nothing, the readers hold nothing, every listing reads whole.
+ */
+static void test_many_open(void)
+{
+	int w[MANY], r[MANY], l[MANY], i, n = 0;
+	char *buf = malloc(LISTING_MAX);
+	bool pass = !!buf;
+
+	for (i = 0; i < MANY; i++) {
+		w[i] = open(DEV, O_WRONLY);
+		r[i] = open(DEV, O_RDONLY);
+		l[i] = open(LISTING, O_RDONLY);
+		if (w[i] < 0 || r[i] < 0 || l[i] < 0)
+			pass = false;
+	}
+	read_listing(&cur);
+	for (i = 0; i < cur.n; i++)
+		if (cur.h[i].pid == getpid() && cur.h[i].usecs == INFINITE_LATENCY)
+			n++;
+	pass = pass && cur.ok && n == MANY && count_pid(&cur, getpid()) == MANY &&
+	       cur.n == base.n + MANY && cur.system == base.system;
+	for (i = 0; pass && i < MANY; i++) {
+		ssize_t len = read_pieces(l[i], buf, LISTING_MAX, 7);
+
+		pass = len > 0 && (size_t)len < LISTING_MAX &&
+		       dev_value() == base.system;
+		if (pass) {
+			buf[len] = '\0';
+			pass = !!strstr(buf, "\n# system ");
+		}
+	}
+	for (i = 0; i < MANY; i++) {
+		if (w[i] >= 0)
+			close(w[i]);
+		if (r[i] >= 0)
+			close(r[i]);
+		if (l[i] >= 0)
+			close(l[i]);
+	}
+	free(buf);
+	pass = pass && at_base();
+	result(pass, "200 silent writers, 200 readers, 200 listings open at once change nothing");
+}
+
 static void test_concurrent(void)
 {
 	const int procs = 8, loops = 100;
@@ -738,11 +1044,12 @@ static void test_concurrent(void)
 
 int main(void)
 {
+	int logged;
 	FILE *f;
 
 	ksft_print_header();
-	/* One line per result() below; test_bad_writes() has NR_BAD + 1. */
-	ksft_set_plan(3 + 4 + 1 + 4 + NR_BAD + 1 + 3 + 1 + 1 + 2 + 1 + 1 + 1);
+	/* One line per result() below; test_writes() has NR_WRITES. */
+	ksft_set_plan(3 + 4 + 1 + NR_WRITES + 10 + 1 + 1 + 1 + 1 + 2 + 1 + 1 + 1);
 
 	f = fopen("/proc/self/comm", "r");
 	if (!f || !fgets(comm, sizeof(comm), f))
@@ -751,6 +1058,11 @@ int main(void)
 	comm[strcspn(comm, "\n")] = '\0';
 	if (geteuid())
 		ksft_exit_fail_msg("must run as root\n");
+
+	unreadable = mmap(NULL, KIB4, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+			  -1, 0);
+	if (unreadable == MAP_FAILED)
+		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
 
 	read_listing(&base);
 	ksft_print_msg("start: %d holders, system %d us\n", base.n, base.system);
@@ -762,13 +1074,23 @@ int main(void)
 	test_read_only_open();
 	test_hold_release();		/* 4 */
 	test_two_holders();
-	test_values();			/* 4 */
-	test_bad_writes();		/* NR_BAD + 1 */
-	test_reads();			/* 3 */
+
+	/* Bad input for every entry: none of it may reach the kernel log. */
+	kmsg_start();
+	test_writes();			/* NR_WRITES */
+	test_reads();			/* 10 */
+	test_many();
+	test_many_open();
+	logged = kmsg_new_records();
+	if (logged < 0)
+		ksft_test_result_skip("- the bad input above logs nothing: no /dev/kmsg\n");
+	else
+		result(!logged && at_base(),
+		       "the bad input above (writes, reads, seeks, opens) logs nothing to the kernel log");
+
 	test_inherited();
 	test_sigkill();
 	test_unprivileged();		/* 2 */
-	test_many();
 	test_concurrent();
 
 	result(at_base(), "the registry ends as it started");
