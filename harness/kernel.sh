@@ -27,12 +27,21 @@ export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-8G}"
 mkdir -p "$CCACHE_DIR"
 ccache -z >/dev/null
 
+# FLAVOUR=coverage: gcov counters in the registry and its device only.  The
+# objects are named on kbuild's command line (scripts/Makefile.lib reads
+# GCOV_PROFILE_<object>), so kernel/Makefile stays as the series has it.
+set --
+if [ "$flavour" = coverage ]; then
+	set -- --make_options "GCOV_PROFILE_latency.o=y" \
+		--make_options "GCOV_PROFILE_latency_dev.o=y"
+fi
+
 start=$(date +%s)
 echo "kernel: building in $kbuild (config $cfg)"
 python3 "$tree/tools/testing/kunit/kunit.py" build --arch=x86_64 \
 	--build_dir="$kbuild" --kunitconfig="$cfg" --jobs="$(nproc)" \
 	--make_options "CC=ccache gcc" --make_options "HOSTCC=ccache gcc" \
 	--make_options "KBUILD_BUILD_USER=latency" \
-	--make_options "KBUILD_BUILD_HOST=series"
+	--make_options "KBUILD_BUILD_HOST=series" "$@"
 end=$(date +%s)
 echo "kernel: built $(cat "$kbuild/include/config/kernel.release") in $((end - start)) s; ccache: $(ccache -s 2>/dev/null | awk '/Hits:/ && !h {h=$0} END {print h}' | sed 's/  */ /g')"

@@ -12,8 +12,9 @@ build=${BUILD:-$top/build}
 mode=${1:-test}
 t0=$(date +%s)
 
-# FLAVOUR=hardened|kcsan: the same run on a kernel with the extra fragments
-# of harness/config/$FLAVOUR/, in a build directory of its own.
+# FLAVOUR=hardened|kcsan|coverage: the same run on a kernel with the extra
+# fragments of harness/config/$FLAVOUR/, in a build directory of its own.
+# coverage also reports the gcov figures of the registry (harness/coverage.py).
 suffix=${FLAVOUR:+-$FLAVOUR}
 export KBUILD_DIR=$build/kbuild$suffix
 export INITRAMFS=$build/initramfs$suffix.cpio.gz
@@ -34,6 +35,20 @@ test)
 	rc=0
 	TREE=$build/linux-source-6.12 python3 "$top/harness/summary.py" "$log" \
 		>"$log.summary" || rc=$?
+	if [ "${FLAVOUR:-}" = coverage ]; then
+		# The figures, then the closing count; no figures is a failure
+		# the count includes.
+		if ! BUILD=$build python3 "$top/harness/coverage.py" "$log"; then
+			rc=1
+			awk 'NR > 1 { print last } { last = $0 }
+			END {
+				split(last, n, " ")
+				print "summary: coverage: no figures"
+				print n[1] " passed, " n[3] + 1 " failed, " n[5] " skipped"
+			}' "$log.summary" >"$log.summary.new"
+			mv "$log.summary.new" "$log.summary"
+		fi
+	fi
 	if [ $rc -ne 0 ]; then
 		echo "run: FAILED; the last 40 lines of $log:"
 		tail -n 40 "$log" | sed 's/^/  | /'
