@@ -1026,7 +1026,8 @@ EXPORT_SYMBOL_GPL(unregister_latency_notifier);
  */
 static int latency_kernel_usecs = 2 * USEC_PER_SEC / HZ;
 
-static int latency_kernel_param_set(const char *val, const struct kernel_param *kp)
+VISIBLE_IF_KUNIT int latency_kernel_param_set(const char *val,
+					      const struct kernel_param *kp)
 {
 	int usecs, ret;
 
@@ -1040,13 +1041,16 @@ static int latency_kernel_param_set(const char *val, const struct kernel_param *
 	latency_kernel_usecs = latency_clamp(usecs);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(latency_kernel_param_set);
 
-static int latency_kernel_param_get(char *buffer, const struct kernel_param *kp)
+VISIBLE_IF_KUNIT int latency_kernel_param_get(char *buffer,
+					      const struct kernel_param *kp)
 {
 	if (latency_kernel_usecs < 0)
 		return sysfs_emit(buffer, "off\n");
 	return sysfs_emit(buffer, "%d\n", latency_kernel_usecs);
 }
+EXPORT_SYMBOL_IF_KUNIT(latency_kernel_param_get);
 
 static const struct kernel_param_ops latency_kernel_param_ops = {
 	.set = latency_kernel_param_set,

@@ -90,7 +90,10 @@ void latency_registry_flush(struct latency_registry *r);
 int latency_registry_get(struct latency_registry *r, const char *identifier);
 unsigned int latency_registry_check(struct latency_registry *r);
 #if IS_ENABLED(CONFIG_KUNIT)
+struct kernel_param;
 struct latency_constraint *latency_alloc(size_t len);
+int latency_kernel_param_set(const char *val, const struct kernel_param *kp);
+int latency_kernel_param_get(char *buffer, const struct kernel_param *kp);
 #endif
 void latency_registry_show(struct latency_registry *r, struct seq_file *m);
 

@@ -871,6 +871,177 @@ static void latency_request_random_mixed(struct kunit *test)
 			latency_registry_value(r));
 }
 
+/* Reached by no other case: found by make test-coverage. */
+
+static struct latency_request *latency_test_entry(struct latency_registry *r,
+						  const char *id)
+{
+	struct latency_request *req;
+
+	hash_for_each_possible(r->names, req, hnode,
+			       hashlen_hash(hashlen_string(NULL, id)))
+		if (!strcmp(req->identifier, id))
+			return req;
+	return NULL;
+}
+
+static bool latency_test_less(struct rb_node *a, const struct rb_node *b)
+{
+	const struct latency_request *ra, *rb;
+
+	ra = rb_entry(a, struct latency_request, rbnode);
+	rb = rb_entry(b, struct latency_request, rbnode);
+	if (ra->usecs != rb->usecs)
+		return ra->usecs < rb->usecs;
+	return strcmp(ra->identifier, rb->identifier) < 0;
+}
+
+/* The checker the other cases rely on finds each kind of corruption. */
+static void latency_check_counts_corruption(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+	struct latency_request *a;
+
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "a", 100, NULL), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "b", 200, NULL), 0);
+	a = latency_test_entry(r, "a");
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_EQ(test, latency_registry_check(r), 0U);
+
+	/* Changed behind the tree's back: out of order, minimum stale. */
+	a->usecs = 300;
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 2U);
+	/* Out of range, below and above. */
+	a->usecs = -1;
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 2U);
+	a->usecs = INFINITE_LATENCY + 1;
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 3U);
+	a->usecs = 100;
+	/* A stored hash that is not the identifier's: not found under it. */
+	a->hash ^= 1;
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 2U);
+	a->hash ^= 1;
+	/* The count disagrees with the table and the tree. */
+	r->count++;
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 1U);
+	r->count--;
+	/* Hashed but missing from the tree. */
+	rb_erase_cached(&a->rbnode, &r->by_usecs);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 1U);
+	rb_add_cached(&a->rbnode, &r->by_usecs, latency_test_less);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
+}
+
+static void latency_set_hash_collision_kept_apart(struct kunit *test)
+{
+	/* The same 32-bit hashlen_string() hash on 64-bit little-endian. */
+	static const char a[] = "c419032", b[] = "c1018928";
+	struct latency_registry *r = reg(test);
+
+	if (hashlen_hash(hashlen_string(NULL, a)) !=
+	    hashlen_hash(hashlen_string(NULL, b)))
+		kunit_skip(test, "no known hash collision on this architecture");
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, a, 100, NULL), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, b, 200, NULL), 0);
+	KUNIT_EXPECT_EQ(test, r->count, 2U);
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, a), 100);
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, b), 200);
+	KUNIT_EXPECT_EQ(test, latency_registry_modify(r, b, 50), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, a), 100);
+	KUNIT_EXPECT_EQ(test, latency_registry_remove(r, a), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, b), 50);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
+}
+
+static void latency_listing_only_unconstrained(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+	struct seq_file m = { };
+
+	m.size = PAGE_SIZE;
+	m.buf = kunit_kzalloc(test, m.size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m.buf);
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "idle", INFINITE_LATENCY,
+						   NULL), 0);
+	latency_registry_show(r, &m);
+	/* A holder of "no constraint" sets nothing. */
+	KUNIT_EXPECT_STREQ(test, m.buf,
+			   "# identifier usecs pid comm\nidle 1000000 - -\n# system 1000000 -\n");
+}
+
+/* Somebody else adds the same name while the first caller allocates. */
+static struct latency_constraint *latency_test_alloc_races(size_t len)
+{
+	struct kunit *test = kunit_get_current_test();
+
+	kunit_deactivate_static_stub(test, latency_alloc);
+	KUNIT_EXPECT_EQ(test, latency_registry_set(reg(test), "a", 50, NULL), 0);
+	return latency_alloc(len);
+}
+
+static void latency_set_race_same_name_one_entry(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+
+	kunit_activate_static_stub(test, latency_alloc, latency_test_alloc_races);
+	KUNIT_EXPECT_EQ(test, latency_registry_set(r, "a", 100, NULL), 0);
+	KUNIT_EXPECT_EQ(test, r->count, 1U);
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "a"), 100);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
+	KUNIT_EXPECT_EQ(test, ctx(test)->calls, 2);
+	KUNIT_EXPECT_EQ(test, ctx(test)->last, 100);
+}
+
+/* A request takes the name while set allocates: set gives up. */
+static struct latency_constraint *latency_test_alloc_request_races(size_t len)
+{
+	struct kunit *test = kunit_get_current_test();
+
+	kunit_deactivate_static_stub(test, latency_alloc);
+	KUNIT_EXPECT_EQ(test, add_req(reg(test), new_req(test), "a", 50), 0);
+	return latency_alloc(len);
+}
+
+static void latency_set_race_request_keeps_name(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+
+	kunit_activate_static_stub(test, latency_alloc,
+				   latency_test_alloc_request_races);
+	kunit_info(test, "expect a warning: set of a name a request took\n");
+	KUNIT_EXPECT_EQ(test, latency_registry_set(r, "a", 100, NULL), -EBUSY);
+	KUNIT_EXPECT_EQ(test, r->count, 1U);
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "a"), 50);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
+}
+
+static void latency_kernel_param_parses(struct kunit *test)
+{
+	/* sysfs_emit() wants the page sysfs gives a getter. */
+	char *old = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, old);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_GT(test, latency_kernel_param_get(old, NULL), 0);
+	KUNIT_EXPECT_EQ(test, latency_kernel_param_set("off", NULL), 0);
+	latency_kernel_param_get(buf, NULL);
+	KUNIT_EXPECT_STREQ(test, buf, "off\n");
+	KUNIT_EXPECT_EQ(test, latency_kernel_param_set("500", NULL), 0);
+	latency_kernel_param_get(buf, NULL);
+	KUNIT_EXPECT_STREQ(test, buf, "500\n");
+	KUNIT_EXPECT_EQ(test, latency_kernel_param_set("2000000", NULL), 0);
+	latency_kernel_param_get(buf, NULL);
+	KUNIT_EXPECT_STREQ(test, buf, "1000000\n");
+	KUNIT_EXPECT_EQ(test, latency_kernel_param_set("-1", NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, latency_kernel_param_set("12x", NULL), -EINVAL);
+	latency_kernel_param_get(buf, NULL);
+	KUNIT_EXPECT_STREQ(test, buf, "1000000\n");
+	KUNIT_EXPECT_EQ(test, latency_kernel_param_set(old, NULL), 0);
+	latency_kernel_param_get(buf, NULL);
+	KUNIT_EXPECT_STREQ(test, buf, old);
+}
+
 /*
  * Stress: one thread per CPU doing random set/modify/remove/query on a
  * shared set of names and add/update/remove of a request of its own, and
@@ -1142,6 +1313,12 @@ static struct kunit_case latency_test_cases[] = {
 	KUNIT_CASE(latency_request_misuse_rejected),
 	KUNIT_CASE(latency_request_destroy_leaves_inactive),
 	KUNIT_CASE(latency_request_random_mixed),
+	KUNIT_CASE(latency_check_counts_corruption),
+	KUNIT_CASE(latency_set_hash_collision_kept_apart),
+	KUNIT_CASE(latency_listing_only_unconstrained),
+	KUNIT_CASE(latency_set_race_same_name_one_entry),
+	KUNIT_CASE(latency_set_race_request_keeps_name),
+	KUNIT_CASE(latency_kernel_param_parses),
 	KUNIT_CASE_SLOW(latency_stress_concurrent),
 	KUNIT_CASE(latency_system_set_modify_remove),
 	KUNIT_CASE(latency_system_ipw2100_life_cycle),
