@@ -5,6 +5,7 @@
 # Boot the kernel of build/kbuild with the initramfs in QEMU (x86_64, TCG,
 # 2 CPUs), with the SSDTs of harness/acpi/ giving the CPUs deeper C-states.
 # The console goes to LOG (test) or to the terminal (demo, shell).
+# SMP=N sets the number of vCPUs, QEMU_ARGS adds QEMU options.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,7 +40,8 @@ set -- qemu-system-x86_64 -M pc -accel tcg -cpu max -smp "$smp" -m 1G \
 	-nodefaults -nographic -serial stdio -no-reboot \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 	-kernel "$kbuild/arch/x86/boot/bzImage" \
-	-initrd "${INITRAMFS:-$build/initramfs.cpio.gz}" $acpi -append "$append"
+	-initrd "${INITRAMFS:-$build/initramfs.cpio.gz}" $acpi -append "$append" \
+	${QEMU_ARGS:-}
 
 case $mode in
 test)
