@@ -5,7 +5,8 @@
 # lib/latency_benchmark.c, our registry against CPU latency QoS, then once
 # more counting instructions instead of time (QEMU -icount); then count
 # the instructions the series adds to each idle entry in acpi_idle_enter().
-# The results go to the terminal and to build/bench-results.txt.
+# The results go to build/bench-results.txt, and to the terminal at the
+# end; a run that gives no table fails.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,6 +18,19 @@ out=$build/bench-results.txt
 "$top/harness/kernel.sh"
 "$top/harness/initramfs.sh"
 
+# bench_boot NAME: boot the bench guest (SMP, QEMU_ARGS, KERNEL_ARGS from
+# the environment) and print its table; the console is in
+# build/bench-NAME-console.log.
+bench_boot() {
+	log=$build/bench-$1-console.log
+	BOOT_TIMEOUT=2400 "$top/harness/boot.sh" bench "$log" >/dev/null 2>&1 ||
+		true
+	grep -a -e '^cpus' -e '^ *N ' -e '^ *[0-9]' "$log" || {
+		echo "bench: no result from the $1 run; see $log" >&2
+		exit 1
+	}
+}
+
 {
 	echo "# make bench, $(date -u +%Y-%m-%d), Linux $(cat "$kbuild/include/config/kernel.release"),"
 	echo "# QEMU $(qemu-system-x86_64 --version | head -n 1 | awk '{print $4}') TCG on $(nproc) host cores."
@@ -24,13 +38,7 @@ out=$build/bench-results.txt
 	for smp in 2 4; do
 		echo
 		echo "## $smp vCPUs"
-		SMP=$smp BOOT_TIMEOUT=1800 "$top/harness/boot.sh" bench \
-			"$build/bench-$smp-console.log" >/dev/null 2>&1 || true
-		grep -a -e '^cpus' -e '^ *N ' -e '^ *[0-9]' \
-			"$build/bench-$smp-console.log" || {
-			echo "bench: no result with $smp vCPUs; see $build/bench-$smp-console.log" >&2
-			exit 1
-		}
+		SMP=$smp bench_boot "$smp"
 	done
 	# Instructions, not time: under -icount shift=0 QEMU advances the
 	# guest's clock by 1 ns per instruction executed, so the same table
@@ -40,16 +48,15 @@ out=$build/bench-results.txt
 	echo
 	echo "## instructions per operation: 1 vCPU, QEMU -icount shift=0 (1 ns = 1 instruction)"
 	SMP=1 QEMU_ARGS="-icount shift=0" KERNEL_ARGS="latency_benchmark.wake=0" \
-		BOOT_TIMEOUT=2400 "$top/harness/boot.sh" bench \
-		"$build/bench-icount-console.log" >/dev/null 2>&1 || true
-	grep -a -e '^cpus' -e '^ *N ' -e '^ *[0-9]' \
-		"$build/bench-icount-console.log" || {
-		echo "bench: no result under -icount; see $build/bench-icount-console.log" >&2
-		exit 1
-	}
+		bench_boot icount
 	echo
 	echo "# Added work on each idle entry, counted in the instructions of"
 	echo "# acpi_idle_enter() as compiled in this build, against the same"
 	echo "# function compiled from the pristine 6.12 source with the same flags."
 	"$top/harness/idle-insns.sh" "$kbuild" | sed 's/^/#   /'
-} | tee "$out"
+} >"$out.new" || {
+	cat "$out.new"
+	exit 1
+}
+mv "$out.new" "$out"
+cat "$out"
