@@ -207,7 +207,7 @@ latency_find(struct latency_registry *r, const char *id, u32 hash)
 	return NULL;
 }
 
-static bool latency_less(struct rb_node *a, const struct rb_node *b)
+VISIBLE_IF_KUNIT bool latency_less(struct rb_node *a, const struct rb_node *b)
 {
 	const struct latency_request *ra, *rb;
 
@@ -217,6 +217,7 @@ static bool latency_less(struct rb_node *a, const struct rb_node *b)
 		return ra->usecs < rb->usecs;
 	return strcmp(ra->identifier, rb->identifier) < 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(latency_less);
 
 static struct latency_request *latency_leftmost(struct latency_registry *r)
 {

@@ -92,6 +92,7 @@ unsigned int latency_registry_check(struct latency_registry *r);
 #if IS_ENABLED(CONFIG_KUNIT)
 struct kernel_param;
 struct latency_constraint *latency_alloc(size_t len);
+bool latency_less(struct rb_node *a, const struct rb_node *b);
 int latency_kernel_param_set(const char *val, const struct kernel_param *kp);
 int latency_kernel_param_get(char *buffer, const struct kernel_param *kp);
 #endif

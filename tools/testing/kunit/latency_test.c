@@ -96,6 +96,14 @@ static struct latency_test_listener *ctx(struct kunit *test)
 	return &((struct latency_test_ctx *)test->priv)->priv;
 }
 
+/* A page for latency_registry_show() to print into. */
+static void new_seq(struct kunit *test, struct seq_file *m)
+{
+	m->size = PAGE_SIZE;
+	m->buf = kunit_kzalloc(test, m->size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m->buf);
+}
+
 /* A request in memory of the test's, freed after .exit. */
 static struct latency_request *new_req(struct kunit *test)
 {
@@ -532,9 +540,7 @@ static void latency_listing_format(struct kunit *test)
 	struct latency_registry *r = reg(test);
 	struct seq_file m = { };
 
-	m.size = PAGE_SIZE;
-	m.buf = kunit_kzalloc(test, m.size, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, m.buf);
+	new_seq(test, &m);
 
 	latency_registry_show(r, &m);
 	KUNIT_EXPECT_STREQ(test, m.buf,
@@ -563,10 +569,7 @@ static void latency_listing_user_holder(struct kunit *test)
 	struct seq_file m = { };
 	char expect[160];
 
-	m.size = PAGE_SIZE;
-	m.buf = kunit_kzalloc(test, m.size, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, m.buf);
-
+	new_seq(test, &m);
 	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "user:1:1", 150,
 						   current), 0);
 	latency_registry_show(r, &m);
@@ -736,9 +739,7 @@ static void latency_request_name_owned_by_holder(struct kunit *test)
 	struct latency_registry *r = reg(test);
 	struct seq_file m = { };
 
-	m.size = PAGE_SIZE;
-	m.buf = kunit_kzalloc(test, m.size, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, m.buf);
+	new_seq(test, &m);
 
 	KUNIT_ASSERT_EQ(test, add_req(r, req, "h", 100), 0);
 	/* The named calls must not change, let alone free, a request. */
@@ -894,17 +895,6 @@ static struct latency_request *latency_test_entry(struct latency_registry *r,
 	return NULL;
 }
 
-static bool latency_test_less(struct rb_node *a, const struct rb_node *b)
-{
-	const struct latency_request *ra, *rb;
-
-	ra = rb_entry(a, struct latency_request, rbnode);
-	rb = rb_entry(b, struct latency_request, rbnode);
-	if (ra->usecs != rb->usecs)
-		return ra->usecs < rb->usecs;
-	return strcmp(ra->identifier, rb->identifier) < 0;
-}
-
 /* The checker the other cases rely on finds each kind of corruption. */
 static void latency_check_counts_corruption(struct kunit *test)
 {
@@ -937,7 +927,7 @@ static void latency_check_counts_corruption(struct kunit *test)
 	/* Hashed but missing from the tree. */
 	rb_erase_cached(&a->rbnode, &r->by_usecs);
 	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 1U);
-	rb_add_cached(&a->rbnode, &r->by_usecs, latency_test_less);
+	rb_add_cached(&a->rbnode, &r->by_usecs, latency_less);
 	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
 }
 
@@ -967,9 +957,7 @@ static void latency_listing_only_unconstrained(struct kunit *test)
 	struct latency_registry *r = reg(test);
 	struct seq_file m = { };
 
-	m.size = PAGE_SIZE;
-	m.buf = kunit_kzalloc(test, m.size, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, m.buf);
+	new_seq(test, &m);
 	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "idle", INFINITE_LATENCY,
 						   NULL), 0);
 	latency_registry_show(r, &m);

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "kselftest.h"
+#include "kmsg.h"
 
 #define DEV		"/dev/acceptable_latency"
 #define LISTING		"/proc/latency_constraints"
@@ -688,44 +689,6 @@ static bool seek_bounds(const char *path, ssize_t n)
 	return pass;
 }
 
-/*
- * Records the kernel logged since kmsg_start(), counting only the kernel
- * facility (user space may log through /dev/kmsg meanwhile).  -1: no kmsg.
- */
-static int kmsg_fd = -1;
-
-static void kmsg_start(void)
-{
-	kmsg_fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
-	if (kmsg_fd >= 0)
-		lseek(kmsg_fd, 0, SEEK_END);
-}
-
-static int kmsg_new_records(void)
-{
-	char rec[8192];
-	int n = 0;
-
-	if (kmsg_fd < 0)
-		return -1;
-	for (;;) {
-		ssize_t len = read(kmsg_fd, rec, sizeof(rec) - 1);
-
-		if (len < 0 && errno == EPIPE)
-			continue;
-		if (len <= 0)
-			break;
-		rec[len] = '\0';
-		if (atoi(rec) < 8) {		/* facility 0: the kernel */
-			ksft_print_msg("kernel logged: %s", rec);
-			n++;
-		}
-	}
-	close(kmsg_fd);
-	kmsg_fd = -1;
-	return n;
-}
-
 /* Reads of the device and of the listing. */
 static void test_reads(void)
 {
@@ -1081,7 +1044,7 @@ int main(void)
 	test_reads();			/* 10 */
 	test_many();
 	test_many_open();
-	logged = kmsg_new_records();
+	logged = kmsg_new_records(INT_MAX);
 	if (logged < 0)
 		ksft_test_result_skip("- the bad input above logs nothing: no /dev/kmsg\n");
 	else

@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "kselftest.h"
+#include "kmsg.h"
 
 #define DEV		"/dev/acceptable_latency"
 #define LISTING		"/proc/latency_constraints"
@@ -224,42 +225,6 @@ static bool right_data(void)
 	return ours == 1 && system == expected;
 }
 
-/* Kernel-facility records logged since kmsg_start(); -1: no /dev/kmsg. */
-static int kmsg_fd = -1;
-
-static void kmsg_start(void)
-{
-	kmsg_fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
-	if (kmsg_fd >= 0)
-		lseek(kmsg_fd, 0, SEEK_END);
-}
-
-static int kmsg_new_records(void)
-{
-	char rec[8192];
-	int n = 0;
-
-	if (kmsg_fd < 0)
-		return -1;
-	for (;;) {
-		ssize_t len = read(kmsg_fd, rec, sizeof(rec) - 1);
-
-		if (len < 0 && errno == EPIPE)
-			continue;
-		if (len <= 0)
-			break;
-		rec[len] = '\0';
-		if (atoi(rec) < 8) {		/* facility 0: the kernel */
-			if (n < MAX_REPORTS)
-				ksft_print_msg("kernel logged: %s", rec);
-			n++;
-		}
-	}
-	close(kmsg_fd);
-	kmsg_fd = -1;
-	return n;
-}
-
 /* failslab's settings we change, and their values before. */
 static const char *const knob[] = { "ignore-gfp-wait", "verbose" };
 static const char *const want[] = { "N", "0" };
@@ -426,7 +391,7 @@ int main(void)
 
 	kmsg_start();
 	sweep(nth, &s);
-	logged = kmsg_new_records();
+	logged = kmsg_new_records(MAX_REPORTS);
 	failslab_restore();
 	close(nth);
 
