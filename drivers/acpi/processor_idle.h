@@ -9,7 +9,8 @@
 #include <linux/cpuidle.h>
 
 #if IS_ENABLED(CONFIG_KUNIT)
-int acpi_idle_latency_fit(const struct cpuidle_state *states, int first,
+int acpi_idle_latency_fit(const struct cpuidle_state *states,
+			  const struct cpuidle_state_usage *usage, int first,
 			  int index, int limit);
 #endif
 

@@ -30,25 +30,28 @@ static const struct cpuidle_state std_states[] = {
 	{ .name = "C3", .exit_latency = 200 },
 };
 
+/* Usage of states none of which is disabled. */
+static const struct cpuidle_state_usage enabled[CPUIDLE_STATE_MAX];
+
 static void acpi_idle_latency_fit_below_keeps_state(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, 3, acpi_idle_latency_fit(std_states, FIRST, 3, 201));
-	KUNIT_EXPECT_EQ(test, 2, acpi_idle_latency_fit(std_states, FIRST, 2, 150));
+	KUNIT_EXPECT_EQ(test, 3, acpi_idle_latency_fit(std_states, enabled, FIRST, 3, 201));
+	KUNIT_EXPECT_EQ(test, 2, acpi_idle_latency_fit(std_states, enabled, FIRST, 2, 150));
 }
 
 static void acpi_idle_latency_fit_equal_keeps_state(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, 3, acpi_idle_latency_fit(std_states, FIRST, 3, 200));
-	KUNIT_EXPECT_EQ(test, 2, acpi_idle_latency_fit(std_states, FIRST, 2, 20));
+	KUNIT_EXPECT_EQ(test, 3, acpi_idle_latency_fit(std_states, enabled, FIRST, 3, 200));
+	KUNIT_EXPECT_EQ(test, 2, acpi_idle_latency_fit(std_states, enabled, FIRST, 2, 20));
 }
 
 static void acpi_idle_latency_fit_above_demotes(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, 2, acpi_idle_latency_fit(std_states, FIRST, 3, 199));
-	KUNIT_EXPECT_EQ(test, 2, acpi_idle_latency_fit(std_states, FIRST, 3, 150));
-	KUNIT_EXPECT_EQ(test, 2, acpi_idle_latency_fit(std_states, FIRST, 3, 20));
-	KUNIT_EXPECT_EQ(test, 1, acpi_idle_latency_fit(std_states, FIRST, 3, 19));
-	KUNIT_EXPECT_EQ(test, 1, acpi_idle_latency_fit(std_states, FIRST, 2, 19));
+	KUNIT_EXPECT_EQ(test, 2, acpi_idle_latency_fit(std_states, enabled, FIRST, 3, 199));
+	KUNIT_EXPECT_EQ(test, 2, acpi_idle_latency_fit(std_states, enabled, FIRST, 3, 150));
+	KUNIT_EXPECT_EQ(test, 2, acpi_idle_latency_fit(std_states, enabled, FIRST, 3, 20));
+	KUNIT_EXPECT_EQ(test, 1, acpi_idle_latency_fit(std_states, enabled, FIRST, 3, 19));
+	KUNIT_EXPECT_EQ(test, 1, acpi_idle_latency_fit(std_states, enabled, FIRST, 2, 19));
 }
 
 static void acpi_idle_latency_fit_picks_deepest_fitting(struct kunit *test)
@@ -62,17 +65,17 @@ static void acpi_idle_latency_fit_picks_deepest_fitting(struct kunit *test)
 		{ .name = "C5", .exit_latency = 400 },
 	};
 
-	KUNIT_EXPECT_EQ(test, 4, acpi_idle_latency_fit(states, FIRST, 5, 399));
-	KUNIT_EXPECT_EQ(test, 3, acpi_idle_latency_fit(states, FIRST, 5, 99));
-	KUNIT_EXPECT_EQ(test, 3, acpi_idle_latency_fit(states, FIRST, 4, 50));
+	KUNIT_EXPECT_EQ(test, 4, acpi_idle_latency_fit(states, enabled, FIRST, 5, 399));
+	KUNIT_EXPECT_EQ(test, 3, acpi_idle_latency_fit(states, enabled, FIRST, 5, 99));
+	KUNIT_EXPECT_EQ(test, 3, acpi_idle_latency_fit(states, enabled, FIRST, 4, 50));
 }
 
 static void acpi_idle_latency_fit_zero_gives_c1(struct kunit *test)
 {
 	/* C1 is always allowed, even if its own latency is above the limit. */
-	KUNIT_EXPECT_EQ(test, 1, acpi_idle_latency_fit(std_states, FIRST, 3, 0));
-	KUNIT_EXPECT_EQ(test, 1, acpi_idle_latency_fit(std_states, FIRST, 2, 0));
-	KUNIT_EXPECT_EQ(test, 1, acpi_idle_latency_fit(std_states, FIRST, 1, 0));
+	KUNIT_EXPECT_EQ(test, 1, acpi_idle_latency_fit(std_states, enabled, FIRST, 3, 0));
+	KUNIT_EXPECT_EQ(test, 1, acpi_idle_latency_fit(std_states, enabled, FIRST, 2, 0));
+	KUNIT_EXPECT_EQ(test, 1, acpi_idle_latency_fit(std_states, enabled, FIRST, 1, 0));
 }
 
 static void acpi_idle_latency_fit_infinite_keeps_state(struct kunit *test)
@@ -83,12 +86,12 @@ static void acpi_idle_latency_fit_infinite_keeps_state(struct kunit *test)
 		{ .name = "C2", .exit_latency = INFINITE_LATENCY + 1 },
 	};
 
-	KUNIT_EXPECT_EQ(test, 2, acpi_idle_latency_fit(states, FIRST, 2,
+	KUNIT_EXPECT_EQ(test, 2, acpi_idle_latency_fit(states, enabled, FIRST, 2,
 						       INFINITE_LATENCY));
-	KUNIT_EXPECT_EQ(test, 2, acpi_idle_latency_fit(states, FIRST, 2,
+	KUNIT_EXPECT_EQ(test, 2, acpi_idle_latency_fit(states, enabled, FIRST, 2,
 						       INFINITE_LATENCY + 1));
 	/* Just below "no constraint", the same state is too deep. */
-	KUNIT_EXPECT_EQ(test, 1, acpi_idle_latency_fit(states, FIRST, 2,
+	KUNIT_EXPECT_EQ(test, 1, acpi_idle_latency_fit(states, enabled, FIRST, 2,
 						       INFINITE_LATENCY - 1));
 }
 
@@ -98,8 +101,8 @@ static void acpi_idle_latency_fit_single_state(struct kunit *test)
 		{ .name = "C1", .exit_latency = 10 },
 	};
 
-	KUNIT_EXPECT_EQ(test, 0, acpi_idle_latency_fit(states, 0, 0, 0));
-	KUNIT_EXPECT_EQ(test, 0, acpi_idle_latency_fit(states, 0, 0, 10));
+	KUNIT_EXPECT_EQ(test, 0, acpi_idle_latency_fit(states, enabled, 0, 0, 0));
+	KUNIT_EXPECT_EQ(test, 0, acpi_idle_latency_fit(states, enabled, 0, 0, 10));
 }
 
 static void acpi_idle_latency_fit_rcu_idle_not_entered_twice(struct kunit *test)
@@ -116,10 +119,31 @@ static void acpi_idle_latency_fit_rcu_idle_not_entered_twice(struct kunit *test)
 	};
 
 	/* From a flagged state, any shallower state may be entered. */
-	KUNIT_EXPECT_EQ(test, 3, acpi_idle_latency_fit(states, FIRST, 4, 60));
-	KUNIT_EXPECT_EQ(test, 2, acpi_idle_latency_fit(states, FIRST, 4, 30));
+	KUNIT_EXPECT_EQ(test, 3, acpi_idle_latency_fit(states, enabled, FIRST, 4, 60));
+	KUNIT_EXPECT_EQ(test, 2, acpi_idle_latency_fit(states, enabled, FIRST, 4, 30));
 	/* From an unflagged state, flagged ones are skipped. */
-	KUNIT_EXPECT_EQ(test, 2, acpi_idle_latency_fit(states, FIRST, 5, 150));
+	KUNIT_EXPECT_EQ(test, 2, acpi_idle_latency_fit(states, enabled, FIRST, 5, 150));
+}
+
+static void acpi_idle_latency_fit_skips_disabled(struct kunit *test)
+{
+	struct cpuidle_state_usage usage[CPUIDLE_STATE_MAX] = {};
+
+	/* C2 disabled in sysfs: demotion from C3 goes past it, to C1. */
+	usage[2].disable = CPUIDLE_STATE_DISABLED_BY_USER;
+	KUNIT_EXPECT_EQ(test, 1, acpi_idle_latency_fit(std_states, usage, FIRST,
+						       3, 150));
+	/* Disabled by the driver: the same. */
+	usage[2].disable = CPUIDLE_STATE_DISABLED_BY_DRIVER;
+	KUNIT_EXPECT_EQ(test, 1, acpi_idle_latency_fit(std_states, usage, FIRST,
+						       3, 150));
+	/* A state that fits is kept: what the governor chose is its business. */
+	KUNIT_EXPECT_EQ(test, 3, acpi_idle_latency_fit(std_states, usage, FIRST,
+						       3, 200));
+	/* C1 is the floor, even disabled, as it always is. */
+	usage[1].disable = CPUIDLE_STATE_DISABLED_BY_USER;
+	KUNIT_EXPECT_EQ(test, 1, acpi_idle_latency_fit(std_states, usage, FIRST,
+						       3, 150));
 }
 
 struct qos_test_ctx {
@@ -208,6 +232,7 @@ static struct kunit_case acpi_idle_latency_cases[] = {
 	KUNIT_CASE(acpi_idle_latency_fit_infinite_keeps_state),
 	KUNIT_CASE(acpi_idle_latency_fit_single_state),
 	KUNIT_CASE(acpi_idle_latency_fit_rcu_idle_not_entered_twice),
+	KUNIT_CASE(acpi_idle_latency_fit_skips_disabled),
 	KUNIT_CASE(acpi_idle_latency_governor_req_min_both_ways),
 	KUNIT_CASE(acpi_idle_latency_governor_req_zero),
 	KUNIT_CASE(acpi_idle_latency_governor_req_infinite_ignored),
