@@ -94,6 +94,39 @@ static void ipw2100_latency_up_down_one_adapter(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, system_latency_constraint(), ctx->baseline);
 }
 
+/* What the latency notifier chain was last told. */
+static int ipw2100_test_notified;
+
+static int ipw2100_test_notify(struct notifier_block *nb, unsigned long value,
+			       void *data)
+{
+	WRITE_ONCE(ipw2100_test_notified, value);
+	return NOTIFY_OK;
+}
+
+/*
+ * Up returns with the constraint in effect: the consumers (ACPI idle, which
+ * wakes CPUs sleeping too deep) have been told before ipw2100_up() goes on.
+ */
+static void ipw2100_latency_up_in_effect_on_return(struct kunit *test)
+{
+	struct ipw2100_latency_test *ctx = test->priv;
+	struct notifier_block nb = { .notifier_call = ipw2100_test_notify };
+
+	KUNIT_ASSERT_EQ(test, ipw2100_latency_init(ctx->a, "kunit-a"), 0);
+	KUNIT_ASSERT_EQ(test, register_latency_notifier(&nb), 0);
+	WRITE_ONCE(ipw2100_test_notified, -1);
+
+	ipw2100_latency_up(ctx->a);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(ipw2100_test_notified),
+			IPW2100_TEST_USECS);
+
+	unregister_latency_notifier(&nb);
+	ipw2100_latency_exit(ctx->a);
+	synchronize_acceptable_latency();
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), ctx->baseline);
+}
+
 /*
  * Two adapters, up and down interleaved: taking one down must not release
  * the constraint the other one still holds.
@@ -198,6 +231,7 @@ static void ipw2100_latency_init_name_too_long(struct kunit *test)
 static struct kunit_case ipw2100_latency_test_cases[] = {
 	KUNIT_CASE(ipw2100_latency_init_relaxed),
 	KUNIT_CASE(ipw2100_latency_up_down_one_adapter),
+	KUNIT_CASE(ipw2100_latency_up_in_effect_on_return),
 	KUNIT_CASE(ipw2100_latency_up_down_two_adapters),
 	KUNIT_CASE(ipw2100_latency_exit_while_up),
 	KUNIT_CASE(ipw2100_latency_exit_all_while_up),
