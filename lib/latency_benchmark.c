@@ -258,11 +258,16 @@ static void bench_ns(char *buf, size_t size, u64 total, unsigned int loops)
 
 static void bench_ratio(char *buf, size_t size, u64 ours, u64 qos)
 {
-	if (ours == BENCH_NONE || !qos)
+	u64 whole;
+	u32 frac;
+
+	if (ours == BENCH_NONE || !qos) {
 		snprintf(buf, size, "-");
-	else
-		snprintf(buf, size, "%llu.%02llu", div64_u64(ours, qos),
-			 div64_u64(ours * 100, qos) % 100);
+		return;
+	}
+	/* No 64-bit '%': a 32-bit kernel has no __umoddi3. */
+	whole = div_u64_rem(div64_u64(ours * 100, qos), 100, &frac);
+	snprintf(buf, size, "%llu.%02u", whole, frac);
 }
 
 static void bench_line(unsigned int n, const char *op, u64 named, u64 handle,
