@@ -42,12 +42,16 @@
 #include <linux/export.h>
 #include <linux/init.h>
 #include <linux/jiffies.h>
+#include <linux/llist.h>
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/string_helpers.h>
 #include <linux/stringhash.h>
 #include <linux/sysfs.h>
 #include <kunit/static_stub.h>
@@ -69,21 +73,41 @@ EXPORT_SYMBOL_GPL(__system_latency_constraint);
 
 static void latency_notify_workfn(struct work_struct *work);
 
+static void latency_free(struct latency_constraint *c)
+{
+	put_pid(c->pid);
+	kfree(c);
+}
+
+/* Free what remove unlinked.  Process context. */
+static void latency_free_dead(struct latency_registry *r)
+{
+	struct latency_constraint *c, *tmp;
+
+	llist_for_each_entry_safe(c, tmp, llist_del_all(&r->dead), dead)
+		latency_free(c);
+}
+
 /*
  * Locking rule: every change to a registry's constraints, and to the value it
- * publishes, is made under its ->lock, taken with spin_lock_irqsave() since
- * modify and remove may be called from interrupt context.  Readers of the
- * value take no lock.  The notifier chain runs under ->notify_lock, a mutex,
- * never under ->lock; a notifier must therefore not change a constraint.
+ * publishes, is made under its ->lock, a raw spinlock taken with
+ * raw_spin_lock_irqsave(): modify, remove and the request calls may be called
+ * from hard interrupt context, on PREEMPT_RT too.  Nothing under ->lock
+ * sleeps, allocates or frees: remove hands what it unlinked to ->notify_work,
+ * and the listing copies a few holders at a time and prints them after
+ * dropping it.  Readers of the value take no lock.  The notifier chain runs
+ * under ->notify_lock, a mutex, never under ->lock; a notifier must therefore
+ * not change a constraint.
  */
 struct latency_registry latency_system = {
-	.lock = __SPIN_LOCK_UNLOCKED(latency_system.lock),
+	.lock = __RAW_SPIN_LOCK_UNLOCKED(latency_system.lock),
 	.by_usecs = RB_ROOT_CACHED,
 	.value = &__system_latency_constraint,
 	.own_value = INFINITE_LATENCY,
 	.notifiers = BLOCKING_NOTIFIER_INIT(latency_system.notifiers),
 	.notify_lock = __MUTEX_INITIALIZER(latency_system.notify_lock),
 	.notified = INFINITE_LATENCY,
+	.dead = LLIST_HEAD_INIT(latency_system.dead),
 	.notify_work = __WORK_INITIALIZER(latency_system.notify_work,
 					  latency_notify_workfn),
 };
@@ -99,7 +123,7 @@ EXPORT_SYMBOL_IF_KUNIT(latency_system);
  */
 void latency_registry_init(struct latency_registry *r)
 {
-	spin_lock_init(&r->lock);
+	raw_spin_lock_init(&r->lock);
 	hash_init(r->names);
 	r->by_usecs = RB_ROOT_CACHED;
 	r->count = 0;
@@ -108,6 +132,7 @@ void latency_registry_init(struct latency_registry *r)
 	BLOCKING_INIT_NOTIFIER_HEAD(&r->notifiers);
 	mutex_init(&r->notify_lock);
 	r->notified = INFINITE_LATENCY;
+	init_llist_head(&r->dead);
 	INIT_WORK(&r->notify_work, latency_notify_workfn);
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_init);
@@ -125,12 +150,14 @@ void latency_registry_destroy(struct latency_registry *r)
 	int bkt;
 
 	cancel_work_sync(&r->notify_work);
+	latency_free_dead(r);
 	hash_for_each_safe(r->names, bkt, tmp, req, hnode) {
 		hash_del(&req->hnode);
 		rb_erase_cached(&req->rbnode, &r->by_usecs);
 		/* A request handle is left inactive, to its holder. */
 		if (req->allocated)
-			kfree(container_of(req, struct latency_constraint, req));
+			latency_free(container_of(req, struct latency_constraint,
+						  req));
 	}
 	r->count = 0;
 	WRITE_ONCE(*r->value, INFINITE_LATENCY);
@@ -340,10 +367,17 @@ static void latency_notify(struct latency_registry *r)
 	mutex_unlock(&r->notify_lock);
 }
 
+/*
+ * After modify, remove and the request calls, which may run in hard
+ * interrupt context: free what remove unlinked, and deliver the change.
+ */
 static void latency_notify_workfn(struct work_struct *work)
 {
-	latency_notify(container_of(work, struct latency_registry,
-				    notify_work));
+	struct latency_registry *r;
+
+	r = container_of(work, struct latency_registry, notify_work);
+	latency_free_dead(r);
+	latency_notify(r);
 }
 
 /*
@@ -395,11 +429,11 @@ int latency_registry_set(struct latency_registry *r, const char *identifier,
 	len = hashlen_len(hashlen);
 
 	for (;;) {
-		spin_lock_irqsave(&r->lock, flags);
+		raw_spin_lock_irqsave(&r->lock, flags);
 		req = latency_find(r, identifier, hash);
 		if (req || new)
 			break;
-		spin_unlock_irqrestore(&r->lock, flags);
+		raw_spin_unlock_irqrestore(&r->lock, flags);
 
 		/* Unknown name: allocate outside the lock, then look again. */
 		new = latency_alloc(len);
@@ -411,7 +445,7 @@ int latency_registry_set(struct latency_registry *r, const char *identifier,
 		new->req.usecs = usecs;
 		new->req.allocated = true;
 		if (owner) {
-			new->tgid = task_tgid_nr(owner);
+			new->pid = get_task_pid(owner, PIDTYPE_TGID);
 			get_task_comm(new->comm, owner);
 		}
 	}
@@ -423,10 +457,11 @@ int latency_registry_set(struct latency_registry *r, const char *identifier,
 	} else if (!handle) {
 		changed = latency_change(r, req, usecs);
 	}
-	spin_unlock_irqrestore(&r->lock, flags);
+	raw_spin_unlock_irqrestore(&r->lock, flags);
 
 	/* Somebody added the same name while we allocated. */
-	kfree(new);
+	if (new)
+		latency_free(new);
 
 	if (handle)
 		return latency_check_owner(identifier, true);
@@ -463,12 +498,12 @@ int latency_registry_modify(struct latency_registry *r,
 		return ret;
 	usecs = latency_clamp(usecs);
 
-	spin_lock_irqsave(&r->lock, flags);
+	raw_spin_lock_irqsave(&r->lock, flags);
 	req = latency_find(r, identifier, hashlen_hash(hashlen));
 	handle = req && !req->allocated;
 	if (req && !handle)
 		changed = latency_change(r, req, usecs);
-	spin_unlock_irqrestore(&r->lock, flags);
+	raw_spin_unlock_irqrestore(&r->lock, flags);
 
 	if (!req)
 		return latency_check_chars(identifier) ?: -ENOENT;
@@ -493,7 +528,6 @@ int latency_registry_remove(struct latency_registry *r,
 			    const char *identifier)
 {
 	struct latency_request *req;
-	bool changed = false;
 	unsigned long flags;
 	bool handle;
 	u64 hashlen;
@@ -503,20 +537,21 @@ int latency_registry_remove(struct latency_registry *r,
 	if (ret)
 		return ret;
 
-	spin_lock_irqsave(&r->lock, flags);
+	raw_spin_lock_irqsave(&r->lock, flags);
 	req = latency_find(r, identifier, hashlen_hash(hashlen));
 	handle = req && !req->allocated;
 	if (req && !handle)
-		changed = latency_unlink(r, req);
-	spin_unlock_irqrestore(&r->lock, flags);
+		latency_unlink(r, req);
+	raw_spin_unlock_irqrestore(&r->lock, flags);
 
 	if (!req)
 		return latency_check_chars(identifier) ?: -ENOENT;
 	if (handle)
 		return latency_check_owner(identifier, true);
-	kfree(container_of(req, struct latency_constraint, req));
-	if (changed)
-		schedule_work(&r->notify_work);
+	/* kfree() may sleep on PREEMPT_RT: the work item frees it. */
+	llist_add(&container_of(req, struct latency_constraint, req)->dead,
+		  &r->dead);
+	schedule_work(&r->notify_work);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_remove);
@@ -587,14 +622,14 @@ int latency_registry_add_request(struct latency_registry *r,
 	if (ret)
 		return ret;
 
-	spin_lock_irqsave(&r->lock, flags);
+	raw_spin_lock_irqsave(&r->lock, flags);
 	active = latency_request_active(req);
 	held = !active && latency_find(r, req->identifier, req->hash);
 	if (!active && !held) {
 		req->usecs = latency_clamp(usecs);
 		changed = latency_link(r, req);
 	}
-	spin_unlock_irqrestore(&r->lock, flags);
+	raw_spin_unlock_irqrestore(&r->lock, flags);
 
 	if (WARN_ONCE(active, "latency: request \"%s\" added twice\n",
 		      req->identifier))
@@ -633,11 +668,11 @@ int latency_registry_update_request(struct latency_registry *r,
 	if (ret)
 		return ret;
 
-	spin_lock_irqsave(&r->lock, flags);
+	raw_spin_lock_irqsave(&r->lock, flags);
 	active = latency_request_active(req);
 	if (active)
 		changed = latency_change(r, req, latency_clamp(usecs));
-	spin_unlock_irqrestore(&r->lock, flags);
+	raw_spin_unlock_irqrestore(&r->lock, flags);
 
 	if (WARN_ONCE(!active, "latency: update of a request not added\n"))
 		return -EINVAL;
@@ -667,11 +702,11 @@ int latency_registry_remove_request(struct latency_registry *r,
 	if (WARN_ONCE(!req, "latency: NULL request\n"))
 		return -EINVAL;
 
-	spin_lock_irqsave(&r->lock, flags);
+	raw_spin_lock_irqsave(&r->lock, flags);
 	active = latency_request_active(req);
 	if (active)
 		changed = latency_unlink(r, req);
-	spin_unlock_irqrestore(&r->lock, flags);
+	raw_spin_unlock_irqrestore(&r->lock, flags);
 
 	if (WARN_ONCE(!active, "latency: removal of a request not added\n"))
 		return -EINVAL;
@@ -697,9 +732,9 @@ int latency_registry_add_kernel(struct latency_registry *r, int usecs)
 	unsigned long flags;
 	bool held;
 
-	spin_lock_irqsave(&r->lock, flags);
+	raw_spin_lock_irqsave(&r->lock, flags);
 	held = latency_find(r, "kernel", latency_hash("kernel"));
-	spin_unlock_irqrestore(&r->lock, flags);
+	raw_spin_unlock_irqrestore(&r->lock, flags);
 	if (held)
 		return -EEXIST;
 	/*
@@ -758,11 +793,11 @@ int latency_registry_get(struct latency_registry *r, const char *identifier)
 	unsigned long flags;
 	int ret = -ENOENT;
 
-	spin_lock_irqsave(&r->lock, flags);
+	raw_spin_lock_irqsave(&r->lock, flags);
 	req = latency_find(r, identifier, latency_hash(identifier));
 	if (req)
 		ret = req->usecs;
-	spin_unlock_irqrestore(&r->lock, flags);
+	raw_spin_unlock_irqrestore(&r->lock, flags);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_get);
@@ -787,7 +822,7 @@ unsigned int latency_registry_check(struct latency_registry *r)
 	unsigned long flags;
 	int bkt;
 
-	spin_lock_irqsave(&r->lock, flags);
+	raw_spin_lock_irqsave(&r->lock, flags);
 	hash_for_each(r->names, bkt, req, hnode) {
 		hashed++;
 		min = min(min, req->usecs);
@@ -808,10 +843,77 @@ unsigned int latency_registry_check(struct latency_registry *r)
 		bad++;
 	if (latency_registry_value(r) != min)
 		bad++;
-	spin_unlock_irqrestore(&r->lock, flags);
+	raw_spin_unlock_irqrestore(&r->lock, flags);
 	return bad;
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_check);
+
+/*
+ * What the listing copies of a holder under the lock, to print it after
+ * dropping the lock.  @pid holds a reference until then.
+ */
+struct latency_entry {
+	int usecs;
+	struct pid *pid;
+	char comm[TASK_COMM_LEN];
+	char identifier[LATENCY_ID_MAX + 1];
+};
+
+/* Holders copied per hold of the lock: what bounds a reader's irq-off time. */
+#define LATENCY_SHOW_BATCH	16
+
+static void latency_entry_copy(struct latency_entry *e,
+			       const struct latency_request *req)
+{
+	const struct latency_constraint *c = NULL;
+
+	if (req->allocated)
+		c = container_of(req, struct latency_constraint, req);
+	e->usecs = req->usecs;
+	e->pid = c ? get_pid(c->pid) : NULL;
+	strscpy(e->comm, c ? c->comm : "", sizeof(e->comm));
+	strscpy(e->identifier, req->identifier, sizeof(e->identifier));
+}
+
+/*
+ * A holder's pid as the reader's pid namespace sees it; a holder outside
+ * that namespace shows neither pid nor comm.  The comm, which its task sets
+ * at will, is escaped as in /proc/PID/status, so that it cannot add a line.
+ */
+static void latency_entry_show(struct seq_file *m, struct latency_entry *e,
+			       struct pid_namespace *ns)
+{
+	pid_t nr = e->pid ? pid_nr_ns(e->pid, ns) : 0;
+
+	seq_printf(m, "%s %d ", e->identifier, e->usecs);
+	if (nr) {
+		seq_printf(m, "%d ", nr);
+		seq_escape_str(m, e->comm, ESCAPE_SPACE | ESCAPE_SPECIAL,
+			       "\n\\");
+		seq_putc(m, '\n');
+	} else {
+		seq_puts(m, "- -\n");
+	}
+	put_pid(e->pid);
+}
+
+/* The first holder after @key in the listing's order, or NULL. */
+static struct rb_node *latency_after(struct latency_registry *r,
+				     struct latency_request *key)
+{
+	struct rb_node *node = r->by_usecs.rb_root.rb_node, *after = NULL;
+
+	lockdep_assert_held(&r->lock);
+	while (node) {
+		if (latency_less(&key->rbnode, node)) {
+			after = node;
+			node = node->rb_left;
+		} else {
+			node = node->rb_right;
+		}
+	}
+	return after;
+}
 
 /**
  * latency_registry_show - print a registry in the listing format
@@ -822,32 +924,58 @@ EXPORT_SYMBOL_IF_KUNIT(latency_registry_check);
  * and a line naming the system value and the holder that sets it.  The
  * format is an ABI: Documentation/ABI/testing/procfs-latency_constraints.
  *
- * Context: Any context that may print into @m.
+ * The lock is held only to copy LATENCY_SHOW_BATCH holders at a time, never
+ * while printing: each line shows its holder as it was at some moment of
+ * the read, the last line the system value at the end of it.
+ *
+ * Context: Process context; may sleep.
+ * Return: 0, or -ENOMEM.
  */
-void latency_registry_show(struct latency_registry *r, struct seq_file *m)
+int latency_registry_show(struct latency_registry *r, struct seq_file *m)
 {
-	const struct latency_constraint *c;
-	struct latency_request *req;
+	struct pid_namespace *ns = task_active_pid_ns(current);
+	char key_id[LATENCY_ID_MAX + 1], holder[LATENCY_ID_MAX + 1] = "-";
+	struct latency_request key = { .identifier = key_id };
+	struct latency_request *first;
+	struct latency_entry *e;
+	int value = INFINITE_LATENCY;
 	struct rb_node *node;
 	unsigned long flags;
+	bool start = true;
+	int n, i;
 
+	e = kmalloc_array(LATENCY_SHOW_BATCH, sizeof(*e), GFP_KERNEL);
+	if (!e)
+		return -ENOMEM;
 	seq_puts(m, "# identifier usecs pid comm\n");
-	spin_lock_irqsave(&r->lock, flags);
-	for (node = rb_first_cached(&r->by_usecs); node; node = rb_next(node)) {
-		req = rb_entry(node, struct latency_request, rbnode);
-		c = req->allocated ?
-		    container_of(req, struct latency_constraint, req) : NULL;
-		if (c && c->tgid)
-			seq_printf(m, "%s %d %d %s\n", req->identifier,
-				   req->usecs, c->tgid, c->comm);
-		else
-			seq_printf(m, "%s %d - -\n", req->identifier,
-				   req->usecs);
-	}
-	req = latency_leftmost(r);
-	seq_printf(m, "# system %d %s\n", latency_registry_value(r),
-		   req && req->usecs < INFINITE_LATENCY ? req->identifier : "-");
-	spin_unlock_irqrestore(&r->lock, flags);
+	do {
+		raw_spin_lock_irqsave(&r->lock, flags);
+		node = start ? rb_first_cached(&r->by_usecs) :
+		       latency_after(r, &key);
+		for (n = 0; node && n < LATENCY_SHOW_BATCH; n++) {
+			latency_entry_copy(&e[n], rb_entry(node,
+					   struct latency_request, rbnode));
+			node = rb_next(node);
+		}
+		if (!node) {
+			value = latency_registry_value(r);
+			first = latency_leftmost(r);
+			strscpy(holder, first && first->usecs < INFINITE_LATENCY ?
+				first->identifier : "-", sizeof(holder));
+		}
+		raw_spin_unlock_irqrestore(&r->lock, flags);
+
+		for (i = 0; i < n; i++)
+			latency_entry_show(m, &e[i], ns);
+		if (n) {
+			key.usecs = e[n - 1].usecs;
+			strscpy(key_id, e[n - 1].identifier, sizeof(key_id));
+		}
+		start = false;
+	} while (node);
+	seq_printf(m, "# system %d %s\n", value, holder);
+	kfree(e);
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_show);
 
@@ -1021,11 +1149,35 @@ int unregister_latency_notifier(struct notifier_block *nb)
 EXPORT_SYMBOL_GPL(unregister_latency_notifier);
 
 /*
- * The built-in "kernel" constraint: longer than two timer ticks and the
- * kernel loses accurate time keeping.  "latency.kernel=<usecs>" changes it,
- * "latency.kernel=off" drops it.
+ * The built-in "kernel" constraint of the 2006 code: two timer ticks, since
+ * a longer C-state exit lost timer ticks.  That still holds for a kernel
+ * built without CONFIG_TICK_ONESHOT (neither NO_HZ_COMMON nor
+ * HIGH_RES_TIMERS): its tick is tick_handle_periodic(), and tick_periodic()
+ * advances jiffies by one per timer interrupt (do_timer(1)), so an
+ * interrupt delayed past the next period costs a jiffy.  With TICK_ONESHOT
+ * the tick is an hrtimer, stopped in idle under NO_HZ_IDLE, and
+ * tick_do_update_jiffies64() counts the periods elapsed from the
+ * clocksource: no exit latency loses a tick, and the holder would only
+ * forbid states (intel_idle's 2.6 ms and 10 ms ones) that cost nothing in
+ * time keeping.  "latency.kernel=<usecs>" forces a value, "off" drops it;
+ * a kernel whose tick is periodic at run time (nohz=off highres=off) may
+ * want the former.
  */
-static int latency_kernel_usecs = 2 * USEC_PER_SEC / HZ;
+static int latency_kernel_usecs;	/* -1: no holder */
+static bool latency_kernel_given;	/* latency.kernel= was on the command line */
+
+/**
+ * latency_kernel_default - the built-in constraint a kernel needs
+ * @tick_counts_elapsed: whether the tick catches up the periods it missed
+ *	(CONFIG_TICK_ONESHOT)
+ *
+ * Return: Two ticks in microseconds, or -1 for no holder at all.
+ */
+VISIBLE_IF_KUNIT int latency_kernel_default(bool tick_counts_elapsed)
+{
+	return tick_counts_elapsed ? -1 : 2 * USEC_PER_SEC / HZ;
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_kernel_default);
 
 VISIBLE_IF_KUNIT int latency_kernel_param_set(const char *val,
 					      const struct kernel_param *kp)
@@ -1033,13 +1185,15 @@ VISIBLE_IF_KUNIT int latency_kernel_param_set(const char *val,
 	int usecs, ret;
 
 	if (sysfs_streq(val, "off")) {
-		latency_kernel_usecs = -1;
-		return 0;
+		usecs = -1;
+	} else {
+		ret = kstrtoint(val, 10, &usecs);
+		if (ret || usecs < 0)
+			return -EINVAL;
+		usecs = latency_clamp(usecs);
 	}
-	ret = kstrtoint(val, 10, &usecs);
-	if (ret || usecs < 0)
-		return -EINVAL;
-	latency_kernel_usecs = latency_clamp(usecs);
+	latency_kernel_usecs = usecs;
+	latency_kernel_given = true;
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_kernel_param_set);
@@ -1060,18 +1214,24 @@ static const struct kernel_param_ops latency_kernel_param_ops = {
 module_param_cb(kernel, &latency_kernel_param_ops, NULL, 0444);
 MODULE_PARM_DESC(kernel, "built-in constraint in usecs, or \"off\"");
 
+#ifdef CONFIG_PROC_FS
 static int latency_proc_show(struct seq_file *m, void *v)
 {
-	latency_registry_show(&latency_system, m);
-	return 0;
+	return latency_registry_show(&latency_system, m);
 }
+#endif
 
 static int __init latency_init(void)
 {
 	int ret;
 
+#ifdef CONFIG_PROC_FS
 	proc_create_single("latency_constraints", 0444, NULL,
 			   latency_proc_show);
+#endif
+	if (!latency_kernel_given)
+		latency_kernel_usecs =
+			latency_kernel_default(IS_ENABLED(CONFIG_TICK_ONESHOT));
 	if (latency_kernel_usecs < 0)
 		return 0;
 	ret = latency_registry_add_kernel(&latency_system,

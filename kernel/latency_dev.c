@@ -64,11 +64,12 @@ struct latency_dev_holder {
 static atomic64_t latency_dev_seq = ATOMIC64_INIT(0);
 
 /*
- * Decode one write: decimal text with an optional trailing newline, or a
- * native int when the write is exactly sizeof(int) bytes and the int's most
- * significant byte (the 4th byte on little-endian machines) is 0.  Every
- * binary value from 0 to INFINITE_LATENCY has a zero high byte, while text
- * never contains a NUL byte, so the two cannot be confused.
+ * Decode one write: decimal digits, then optionally a newline, then
+ * optionally a NUL, as echo, printf and a C string written with its
+ * terminator give them ("150", "150\n", "150\0", "150\n\0").  Nothing else
+ * is a value: a binary int is refused, so that no text (the 4 bytes of
+ * "100" and its NUL) can be taken for one.  Binary writers have
+ * /dev/cpu_dma_latency.
  *
  * Return: 0 and the value in *@usecs, -EFAULT, or -EINVAL for anything
  * else; never logs.
@@ -78,22 +79,15 @@ static int latency_dev_parse(const char __user *ubuf, size_t count, int *usecs)
 	char buf[LATENCY_DEV_WRITE_MAX + 1];
 	size_t len = count;
 	size_t i;
-	int value;
 
 	if (!count || count > LATENCY_DEV_WRITE_MAX)
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
 
-	if (count == sizeof(value)) {
-		memcpy(&value, buf, sizeof(value));
-		if (!((u32)value >> 24)) {
-			*usecs = value;
-			return 0;
-		}
-	}
-
-	if (buf[len - 1] == '\n')
+	if (buf[len - 1] == '\0')
+		len--;
+	if (len && buf[len - 1] == '\n')
 		len--;
 	if (!len)
 		return -EINVAL;
@@ -103,9 +97,8 @@ static int latency_dev_parse(const char __user *ubuf, size_t count, int *usecs)
 	buf[len] = '\0';
 
 	/* Only digits are left: the one possible error is -ERANGE. */
-	if (kstrtoint(buf, 10, &value))
+	if (kstrtoint(buf, 10, usecs))
 		return -EINVAL;
-	*usecs = value;
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 
 #include <linux/hashtable.h>
 #include <linux/latency.h>
+#include <linux/llist.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/rbtree.h>
@@ -24,8 +25,10 @@ struct seq_file;
  * struct latency_constraint - a named constraint the registry allocated
  * @req: the constraint itself, with @req.identifier pointing to @identifier
  *	and @req.allocated set
- * @tgid: thread group of the user-space holder, 0 for a kernel holder
+ * @pid: thread group of the user-space holder (a reference), NULL for a
+ *	kernel holder
  * @comm: command of the user-space holder, empty for a kernel holder
+ * @dead: on the registry's @dead list once removed, until freed
  * @identifier: the holder's name, NUL-terminated
  *
  * The registry links struct latency_request; a request made by
@@ -34,8 +37,9 @@ struct seq_file;
  */
 struct latency_constraint {
 	struct latency_request req;
-	pid_t tgid;
+	struct pid *pid;
 	char comm[TASK_COMM_LEN];
+	struct llist_node dead;
 	char identifier[];
 };
 
@@ -52,13 +56,15 @@ struct latency_constraint {
  * @notifiers: called with the new minimum when it changes
  * @notify_lock: serialises runs of @notifiers and protects @notified
  * @notified: the last value given to @notifiers
- * @notify_work: delivers a change made by modify or remove
+ * @dead: constraints removed but not yet freed (struct latency_constraint)
+ * @notify_work: frees @dead, and delivers a change made by modify, remove or
+ *	the request calls
  *
  * The system registry is the one behind the exported API; KUnit and the
  * benchmark make private ones so that they never disturb it.
  */
 struct latency_registry {
-	spinlock_t lock;			/* see the locking rule in latency.c */
+	raw_spinlock_t lock;		/* see the locking rule in latency.c */
 	DECLARE_HASHTABLE(names, LATENCY_HASH_BITS);
 	struct rb_root_cached by_usecs;
 	unsigned int count;
@@ -67,6 +73,7 @@ struct latency_registry {
 	struct blocking_notifier_head notifiers;
 	struct mutex notify_lock;	/* serialises notifier runs */
 	int notified;
+	struct llist_head dead;
 	struct work_struct notify_work;
 };
 
@@ -95,8 +102,9 @@ struct latency_constraint *latency_alloc(size_t len);
 bool latency_less(struct rb_node *a, const struct rb_node *b);
 int latency_kernel_param_set(const char *val, const struct kernel_param *kp);
 int latency_kernel_param_get(char *buffer, const struct kernel_param *kp);
+int latency_kernel_default(bool tick_counts_elapsed);
 #endif
-void latency_registry_show(struct latency_registry *r, struct seq_file *m);
+int latency_registry_show(struct latency_registry *r, struct seq_file *m);
 
 static inline int latency_registry_value(struct latency_registry *r)
 {

@@ -30,11 +30,6 @@
 /* Longest identifier accepted, not counting the terminating NUL. */
 #define LATENCY_ID_MAX		63
 
-int set_acceptable_latency(const char *identifier, int usecs);
-int modify_acceptable_latency(const char *identifier, int usecs);
-int remove_acceptable_latency(const char *identifier);
-void synchronize_acceptable_latency(void);
-
 /**
  * struct latency_request - a constraint whose memory its holder provides
  * @hnode: private to kernel/latency.c
@@ -62,11 +57,6 @@ struct latency_request {
 	bool allocated;
 };
 
-int latency_request_init(struct latency_request *req, const char *identifier);
-int latency_request_add(struct latency_request *req, int usecs);
-int latency_request_update(struct latency_request *req, int usecs);
-int latency_request_remove(struct latency_request *req);
-
 /**
  * latency_request_active - whether a request is held
  * @req: the request
@@ -78,6 +68,17 @@ static inline bool latency_request_active(const struct latency_request *req)
 {
 	return !hlist_unhashed_lockless(&req->hnode);
 }
+
+#ifdef CONFIG_LATENCY
+int set_acceptable_latency(const char *identifier, int usecs);
+int modify_acceptable_latency(const char *identifier, int usecs);
+int remove_acceptable_latency(const char *identifier);
+void synchronize_acceptable_latency(void);
+
+int latency_request_init(struct latency_request *req, const char *identifier);
+int latency_request_add(struct latency_request *req, int usecs);
+int latency_request_update(struct latency_request *req, int usecs);
+int latency_request_remove(struct latency_request *req);
 
 int register_latency_notifier(struct notifier_block *nb);
 int unregister_latency_notifier(struct notifier_block *nb);
@@ -101,5 +102,63 @@ static inline int system_latency_constraint(void)
 {
 	return READ_ONCE(__system_latency_constraint);
 }
+
+#else /* !CONFIG_LATENCY: nothing is held, every call succeeds */
+
+static inline int set_acceptable_latency(const char *identifier, int usecs)
+{
+	return 0;
+}
+
+static inline int modify_acceptable_latency(const char *identifier,
+					    int usecs)
+{
+	return 0;
+}
+
+static inline int remove_acceptable_latency(const char *identifier)
+{
+	return 0;
+}
+
+static inline void synchronize_acceptable_latency(void) {}
+
+static inline int latency_request_init(struct latency_request *req,
+				       const char *identifier)
+{
+	return 0;
+}
+
+static inline int latency_request_add(struct latency_request *req, int usecs)
+{
+	return 0;
+}
+
+static inline int latency_request_update(struct latency_request *req,
+					 int usecs)
+{
+	return 0;
+}
+
+static inline int latency_request_remove(struct latency_request *req)
+{
+	return 0;
+}
+
+static inline int register_latency_notifier(struct notifier_block *nb)
+{
+	return 0;
+}
+
+static inline int unregister_latency_notifier(struct notifier_block *nb)
+{
+	return 0;
+}
+
+static inline int system_latency_constraint(void)
+{
+	return INFINITE_LATENCY;
+}
+#endif /* CONFIG_LATENCY */
 
 #endif /* _LINUX_LATENCY_H */

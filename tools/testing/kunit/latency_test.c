@@ -579,6 +579,65 @@ static void latency_listing_user_holder(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, m.buf, expect);
 }
 
+/*
+ * A holder's comm is its task's to choose: one that names itself
+ * "x\n# system 0 ..." must not add a line a parser takes for the system
+ * value.  It is escaped as in /proc/PID/status.
+ */
+static void latency_listing_escapes_comm(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+	char saved[TASK_COMM_LEN], expect[160];
+	struct seq_file m = { };
+
+	new_seq(test, &m);
+	get_task_comm(saved, current);
+	set_task_comm(current, "x\\\n# system 0 forged");
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "user:1:1", 150,
+						   current), 0);
+	set_task_comm(current, saved);
+
+	latency_registry_show(r, &m);
+	snprintf(expect, sizeof(expect),
+		 "# identifier usecs pid comm\nuser:1:1 150 %d x\\\\\\n# system 0 f\n"
+		 "# system 150 user:1:1\n", task_tgid_nr(current));
+	KUNIT_EXPECT_STREQ(test, m.buf, expect);
+}
+
+/*
+ * The listing copies a batch of holders at a time under the lock; a read
+ * across many batches still shows every holder once, in order.
+ */
+static void latency_listing_many_holders_in_order(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+	struct seq_file m = { };
+	char id[16], line[40];
+	const char *p;
+	int i, usecs;
+
+	m.size = 4 * PAGE_SIZE;
+	m.buf = kunit_kzalloc(test, m.size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m.buf);
+	/* 100 holders, values 10..1000 added in a scrambled order. */
+	for (i = 0; i < 100; i++) {
+		usecs = 10 * (1 + (i * 37) % 100);
+		snprintf(id, sizeof(id), "h%d", usecs);
+		KUNIT_ASSERT_EQ(test, latency_registry_set(r, id, usecs, NULL), 0);
+	}
+	KUNIT_ASSERT_EQ(test, latency_registry_show(r, &m), 0);
+
+	p = strchr(m.buf, '\n');
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	for (i = 1; i <= 100; i++) {
+		snprintf(line, sizeof(line), "\nh%d %d - -\n", 10 * i, 10 * i);
+		KUNIT_ASSERT_TRUE_MSG(test, !strncmp(p, line, strlen(line)),
+				      "holder %d of 100 missing or out of order", i);
+		p += strlen(line) - 1;
+	}
+	KUNIT_EXPECT_STREQ(test, p, "\n# system 10 h10\n");
+}
+
 /* The minimum that a model of the holders (-1: not held) says is published. */
 static int latency_model_min(const int *held, size_t n)
 {
@@ -1040,6 +1099,26 @@ static void latency_kernel_param_parses(struct kunit *test)
 }
 
 /*
+ * The built-in "kernel" holder only where the tick loses count of the
+ * periods an interrupt was late for (no CONFIG_TICK_ONESHOT); the test
+ * config's tick is periodic, so the other kind is checked on the function.
+ */
+static void latency_kernel_default_follows_tick(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, latency_kernel_default(false),
+			(int)(2 * USEC_PER_SEC / HZ));
+	KUNIT_EXPECT_EQ(test, latency_kernel_default(true), -1);
+	/* What this boot holds (the test boot passes no latency.kernel=). */
+	if (IS_ENABLED(CONFIG_TICK_ONESHOT))
+		KUNIT_EXPECT_EQ(test, latency_registry_get(&latency_system,
+							   "kernel"), -ENOENT);
+	else
+		KUNIT_EXPECT_EQ(test, latency_registry_get(&latency_system,
+							   "kernel"),
+				(int)(2 * USEC_PER_SEC / HZ));
+}
+
+/*
  * Stress: one thread per CPU doing random set/modify/remove/query on a
  * shared set of names and add/update/remove of a request of its own, and
  * an hrtimer doing modify/remove from hard interrupt context, for a fixed
@@ -1302,6 +1381,8 @@ static struct kunit_case latency_test_cases[] = {
 	KUNIT_CASE(latency_value_boundaries),
 	KUNIT_CASE(latency_listing_format),
 	KUNIT_CASE(latency_listing_user_holder),
+	KUNIT_CASE(latency_listing_escapes_comm),
+	KUNIT_CASE(latency_listing_many_holders_in_order),
 	KUNIT_CASE(latency_random_ops_consistent),
 	KUNIT_CASE(latency_set_alloc_failure_changes_nothing),
 	KUNIT_CASE(latency_request_add_update_remove),
@@ -1316,6 +1397,7 @@ static struct kunit_case latency_test_cases[] = {
 	KUNIT_CASE(latency_set_race_same_name_one_entry),
 	KUNIT_CASE(latency_set_race_request_keeps_name),
 	KUNIT_CASE(latency_kernel_param_parses),
+	KUNIT_CASE(latency_kernel_default_follows_tick),
 	KUNIT_CASE_SLOW(latency_stress_concurrent),
 	KUNIT_CASE(latency_system_set_modify_remove),
 	KUNIT_CASE(latency_system_ipw2100_life_cycle),
