@@ -6,9 +6,10 @@
  * program sees them (Documentation/latency.txt): a holder per open file,
  * release on close and on SIGKILL, permissions, many holders at once, and
  * bad input for every entry: a table of writes, each naming its result
- * (text and binary values accepted, malformed, huge and unreadable ones
- * rejected without a change), short reads, seeks and pread() of both
- * files, and none of it may log a line.  Must run as root.
+ * (decimal text accepted, with a newline or a NUL after it; binary,
+ * malformed, huge and unreadable values rejected without a change), short
+ * reads, seeks and pread() of both files, and none of it may log a line.
+ * Must run as root.
  */
 
 #define _GNU_SOURCE
@@ -413,13 +414,11 @@ static const struct write_case writes[] = {
 	{ "16 bytes with newline, the longest", "000000000000150\n", 0, 0, 150 },
 	{ "16 digits", "0000000000000150", 0, 0, 150 },
 	{ "4 bytes whose 4th is not 0: text", "1234", 0, 0, 1234 },
-	/* Accepted: a native int in exactly 4 bytes, high byte 0. */
-	{ "binary 175", &bin_175, 4, 0, 175 },
-	{ "binary 0", &bin_0, 4, 0, 0 },
-	{ "binary INFINITE_LATENCY", &bin_inf, 4, 0, INFINITE_LATENCY },
-	{ "binary 0x00ffffff, clamped", &bin_ffffff, 4, 0, INFINITE_LATENCY },
-	{ "4 bytes \"150\\0\": binary 3159345, clamped", "150", 4, 0,
-	  INFINITE_LATENCY },
+	/* Accepted: a C string written with its NUL is still text. */
+	{ "4 bytes \"150\\0\": text, not binary 3159345", "150", 4, 0, 150 },
+	{ "4 bytes \"100\\0\": text, not binary 3158065", "100", 4, 0, 100 },
+	{ "5 bytes \"150\\n\\0\"", "150\n", 5, 0, 150 },
+	{ "a digit and a NUL", "1", 2, 0, 1 },
 	/* Rejected: not a decimal number. */
 	{ "empty", "", 0, EINVAL },
 	{ "newline only", "\n", 0, EINVAL },
@@ -448,16 +447,21 @@ static const struct write_case writes[] = {
 	{ "17 bytes with newline", "0000000000000150\n", 0, EINVAL },
 	{ "4 KiB of digits", digits_4k, KIB4, EINVAL },
 	{ "1 MiB of digits", digits_1m, MIB, EINVAL },
-	/* Rejected: binary that is not one int with a zero high byte. */
+	/* Rejected: binary, of any size (binary writers use cpu_dma_latency). */
+	{ "binary 175", &bin_175, 4, EINVAL },
+	{ "binary 0", &bin_0, 4, EINVAL },
+	{ "binary INFINITE_LATENCY", &bin_inf, 4, EINVAL },
+	{ "binary 0x00ffffff", &bin_ffffff, 4, EINVAL },
 	{ "binary 150 in 3 bytes", "\x96\0", 3, EINVAL },
 	{ "binary 150 in 5 bytes", "\x96\0\0\0", 5, EINVAL },
-	{ "a digit and a NUL", "1", 2, EINVAL },
 	{ "two binary ints", bin_two, 8, EINVAL },
 	{ "binary -1", &bin_minus_one, 4, EINVAL },
 	{ "binary -150", &bin_minus_150, 4, EINVAL },
 	{ "binary INT_MIN", &bin_int_min, 4, EINVAL },
 	{ "binary, high byte set", &bin_high, 4, EINVAL },
-	{ "4 bytes, text with a NUL", "15\0\n", 4, EINVAL },
+	{ "4 bytes, text with a NUL inside", "15\0\n", 4, EINVAL },
+	{ "two NULs", "150\0", 5, EINVAL },
+	{ "NUL before the newline", "150\0\n", 5, EINVAL },
 	/* Rejected: a buffer the kernel cannot read. */
 	{ "unreadable buffer", NULL, 4, EFAULT },
 	{ "unreadable buffer", NULL, 3, EFAULT },
