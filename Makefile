@@ -6,8 +6,13 @@
 #   make test    build, boot, run every KUnit case and in-guest test
 #   make test-hardened  the same tests on KASAN, lockdep, kmemleak, ...
 #   make test-kcsan     the same tests on KCSAN (data races)
+#   make test-rt        the same tests on PREEMPT_RT with lockdep's raw
+#                       lock nesting and atomic-sleep checks
 #   make test-coverage  the same tests, with gcov line and branch coverage
 #                       of kernel/latency.c (harness/coverage-results.txt)
+#   make build-matrix  tinyconfig, i386, arm64, clang, sparse, !PROC_FS,
+#                      !ACPI, LATENCY=n, KUnit as modules: one line a row
+#                      (harness/build-matrix-results.txt)
 #   make bench   our registry against CPU latency QoS, with 2 and 4 vCPUs
 #   make series  the mailable git format-patch series, in build/series/out
 #   make series-check  git am it, build every prefix, checkpatch --strict
@@ -18,7 +23,7 @@
 #   make clean   forget the kernel build (keeps the unpacked tree and ccache)
 #   make distclean  remove build/ entirely
 
-.PHONY: all demo test test-hardened test-kcsan test-coverage bench kernel apply shell deps clean distclean
+.PHONY: all demo test test-hardened test-kcsan test-rt test-coverage build-matrix bench kernel apply shell deps clean distclean
 
 all: demo
 
@@ -34,11 +39,17 @@ test-hardened:
 test-kcsan:
 	@FLAVOUR=kcsan ./harness/run.sh test
 
+test-rt:
+	@FLAVOUR=rt ./harness/run.sh test
+
 test-coverage:
 	@FLAVOUR=coverage ./harness/run.sh test
 
 bench:
 	@./harness/bench.sh
+
+build-matrix:
+	@./harness/build-matrix.sh
 
 kernel: deps
 	@./harness/kernel.sh

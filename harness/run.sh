@@ -12,7 +12,7 @@ build=${BUILD:-$top/build}
 mode=${1:-test}
 t0=$(date +%s)
 
-# FLAVOUR=hardened|kcsan|coverage: the same run on a kernel with the extra
+# FLAVOUR=hardened|kcsan|rt|modules|coverage: the same run on a kernel with the extra
 # fragments of harness/config/$FLAVOUR/, in a build directory of its own.
 # coverage also reports the gcov figures of the registry (harness/coverage.py).
 suffix=${FLAVOUR:+-$FLAVOUR}
@@ -33,7 +33,9 @@ test)
 	t2=$(date +%s)
 	echo "run: build $((t1 - t0)) s, boot and tests $((t2 - t1)) s"
 	rc=0
-	TREE=$build/linux-source-6.12 python3 "$top/harness/summary.py" "$log" \
+	kunit_at_boot=
+	[ "${FLAVOUR:-}" = modules ] && kunit_at_boot=none
+	KUNIT_AT_BOOT=$kunit_at_boot TREE=$build/linux-source-6.12 python3 "$top/harness/summary.py" "$log" \
 		>"$log.summary" || rc=$?
 	if [ "${FLAVOUR:-}" = coverage ]; then
 		# The figures, then the closing count; no figures is a failure

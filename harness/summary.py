@@ -52,6 +52,8 @@ def main():
                          capture_output=True, text=True)
     sys.stdout.write(res.stdout)
     m = re.search(r'Ran (\d+) tests?: ?(.*)', res.stdout)
+    # FLAVOUR=modules: every suite is a module, run by the in-guest tests.
+    none_at_boot = os.environ.get('KUNIT_AT_BOOT') == 'none'
     kunit_total = 0
     if m:
         counts = dict((k, int(v)) for k, v in
@@ -61,10 +63,10 @@ def main():
         passed += counts.get('passed', 0)
         failed += counts.get('failed', 0) + counts.get('crashed', 0)
         skipped += counts.get('skipped', 0)
-        if counts.get('errors'):
+        if counts.get('errors') and not (kunit_total == 0 and none_at_boot):
             problems.append('kunit.py reported %d parse errors' % counts['errors'])
             failed += 1
-    if kunit_total == 0:
+    if kunit_total == 0 and not none_at_boot:
         problems.append('no KUnit case ran')
         failed += 1
 
