@@ -19,6 +19,7 @@
 #include <linux/kthread.h>
 #include <linux/latency.h>
 #include <linux/limits.h>
+#include <linux/prandom.h>
 #include <linux/random.h>
 #include <linux/seq_file.h>
 #include <linux/string.h>
@@ -570,11 +571,11 @@ static void latency_listing_user_holder(struct kunit *test)
 	char expect[160];
 
 	new_seq(test, &m);
-	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "user:1:1", 150,
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "user:1", 150,
 						   current), 0);
 	latency_registry_show(r, &m);
 	snprintf(expect, sizeof(expect),
-		 "# identifier usecs pid comm\nuser:1:1 150 %d %s\n# system 150 user:1:1\n",
+		 "# identifier usecs pid comm\nuser:1 150 %d %s\n# system 150 user:1\n",
 		 task_tgid_nr(current), current->comm);
 	KUNIT_EXPECT_STREQ(test, m.buf, expect);
 }
@@ -593,14 +594,14 @@ static void latency_listing_escapes_comm(struct kunit *test)
 	new_seq(test, &m);
 	get_task_comm(saved, current);
 	set_task_comm(current, "x\\\n# system 0 forged");
-	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "user:1:1", 150,
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "user:1", 150,
 						   current), 0);
 	set_task_comm(current, saved);
 
 	latency_registry_show(r, &m);
 	snprintf(expect, sizeof(expect),
-		 "# identifier usecs pid comm\nuser:1:1 150 %d x\\\\\\n# system 0 f\n"
-		 "# system 150 user:1:1\n", task_tgid_nr(current));
+		 "# identifier usecs pid comm\nuser:1 150 %d x\\\\\\n# system 0 f\n"
+		 "# system 150 user:1\n", task_tgid_nr(current));
 	KUNIT_EXPECT_STREQ(test, m.buf, expect);
 }
 
@@ -1132,6 +1133,7 @@ struct latency_stress {
 	struct latency_request *reqs;	/* one per CPU, its thread's own */
 	char (*req_names)[8];
 	struct hrtimer timer;
+	struct rnd_state rnd;		/* the timer's: no lock in hard irq */
 	atomic_t ops;
 	atomic_t irq_ops;
 	atomic_t bad;
@@ -1149,12 +1151,16 @@ static enum hrtimer_restart latency_stress_timer(struct hrtimer *t)
 {
 	struct latency_stress *st = container_of(t, struct latency_stress,
 						 timer);
-	const char *name = stress_names[get_random_u32_below(STRESS_NAMES)];
+	/*
+	 * get_random_*() takes a local lock, which sleeps on PREEMPT_RT:
+	 * hard interrupt context has the lockless prandom state instead.
+	 */
+	u32 rnd = prandom_u32_state(&st->rnd);
+	const char *name = stress_names[rnd % STRESS_NAMES];
 	int ret;
 
-	if (get_random_u32_below(4))
-		ret = latency_registry_modify(st->r, name,
-					      get_random_u32_below(2000));
+	if ((rnd >> 4) % 4)
+		ret = latency_registry_modify(st->r, name, (rnd >> 8) % 2000);
 	else
 		ret = latency_registry_remove(st->r, name);
 	if (ret && ret != -ENOENT)
@@ -1254,6 +1260,7 @@ static void latency_stress_concurrent(struct kunit *test)
 	KUNIT_ASSERT_GT(test, n, 0);
 	atomic_set(&st->running, n);
 
+	prandom_seed_state(&st->rnd, get_random_u64());
 	hrtimer_init(&st->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	st->timer.function = latency_stress_timer;
 	hrtimer_start(&st->timer, ns_to_ktime(50 * NSEC_PER_USEC), HRTIMER_MODE_REL_HARD);
