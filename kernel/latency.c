@@ -953,8 +953,10 @@ int latency_registry_show(struct latency_registry *r, struct seq_file *m)
 		node = start ? rb_first_cached(&r->by_usecs) :
 		       latency_after(r, &key);
 		for (n = 0; node && n < LATENCY_SHOW_BATCH; n++) {
-			latency_entry_copy(&e[n], rb_entry(node,
-					   struct latency_request, rbnode));
+			struct latency_request *req;
+
+			req = rb_entry(node, struct latency_request, rbnode);
+			latency_entry_copy(&e[n], req);
 			node = rb_next(node);
 		}
 		if (!node) {

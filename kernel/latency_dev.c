@@ -7,8 +7,9 @@
  * call, and needs one exactly as much.  This file gives it a misc device,
  * /dev/acceptable_latency.
  *
- * Every open for writing is a holder of its own, named "user:<tgid>:<seq>"
- * and registered with no constraint at open time, so that
+ * Every open for writing is a holder of its own, named "user:<seq>" (no
+ * pid: a pid is shown, in the listing, only to readers of its pid
+ * namespace) and registered with no constraint at open time, so that
  * /proc/latency_constraints names it with the pid and command of its opener
  * from the start.  A write sets its constraint, which is held for as long
  * as the file stays open: close() and the death of the last process that
@@ -46,7 +47,7 @@
 
 /**
  * struct latency_dev_holder - the constraint held by one open file
- * @id: the holder's identifier, "user:<tgid>:<seq>"
+ * @id: the holder's identifier, "user:<seq>"
  *
  * Identifier and owner are fixed at open time: a write through a file that
  * was inherited or passed on still changes the opener's holder.
@@ -57,9 +58,7 @@ struct latency_dev_holder {
 
 /*
  * Counts every open for writing since boot.  It is 64 bits wide so that an
- * identifier is never reused, even when a tgid is: a file inherited by a
- * child may outlive its opener, whose tgid may then be given to another
- * process.
+ * identifier is never reused.
  */
 static atomic64_t latency_dev_seq = ATOMIC64_INIT(0);
 
@@ -117,7 +116,7 @@ static int latency_dev_open(struct inode *inode, struct file *file)
 	if (!h)
 		return -ENOMEM;
 
-	snprintf(h->id, sizeof(h->id), "user:%d:%lld", task_tgid_nr(current),
+	snprintf(h->id, sizeof(h->id), "user:%lld",
 		 atomic64_inc_return(&latency_dev_seq));
 
 	/* The registry records current, the opener, as the owner. */

@@ -12,7 +12,7 @@
  *
  * @system is the system-wide constraint once the change is made, that is
  * what system_latency_constraint() returns from then on.  A user-space
- * holder of /dev/acceptable_latency is named "user:<tgid>:<seq>".
+ * holder of /dev/acceptable_latency is named "user:<seq>".
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM latency

@@ -77,7 +77,6 @@ struct attempt {
 static struct attempt at;
 static char before[LISTING_MAX];
 static size_t before_len;
-static char prefix[32];		/* "user:<tgid>:" */
 
 /* Read the whole of @fd into @buf; the byte count, or -1 and errno. */
 static ssize_t read_all(int fd, char *buf, size_t size)
@@ -212,10 +211,13 @@ static bool right_data(void)
 		next = line + strcspn(line, "\n");
 		if (*next)
 			*next++ = '\0';
-		if (!strncmp(line, prefix, strlen(prefix))) {
-			const char *v = strchr(line, ' ');
+		int usecs, pid;
 
-			if (!v || atoi(v + 1) != 150)
+		/* "user:<seq> usecs pid comm": ours by its pid. */
+		if (!strncmp(line, "user:", 5) &&
+		    sscanf(line, "%*s %d %d", &usecs, &pid) == 2 &&
+		    pid == getpid()) {
+			if (usecs != 150)
 				return false;
 			ours++;
 		} else if (!strncmp(line, "# system ", 9)) {
@@ -353,7 +355,6 @@ int main(void)
 	ksft_set_plan(NR_CASES);
 	if (geteuid())
 		ksft_exit_fail_msg("must run as root\n");
-	snprintf(prefix, sizeof(prefix), "user:%d:", getpid());
 
 	if (access(FAIL_NTH, W_OK))
 		skip_all("no " FAIL_NTH " (CONFIG_FAULT_INJECTION is not set)");

@@ -153,7 +153,7 @@ TEST_F(holder, binary_int_is_refused)
 	int usecs;
 
 	ASSERT_EQ(2, write(self->fd, "70", 2));
-	for (i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(values); i++) {
 		errno = 0;
 		EXPECT_EQ(-1, write(self->fd, &values[i], sizeof(values[i])));
 		EXPECT_EQ(EINVAL, errno);
@@ -181,8 +181,8 @@ TEST_F(holder, pid_as_the_readers_namespace_sees_it)
 	child = fork();
 	ASSERT_LE(0, child);
 	if (!child) {
-		char line[256], outside[256];
-		int fd, usecs, ok;
+		char line[256], outside[256], *start, *end;
+		int fd, usecs, ok, n = -1;
 
 		fd = open(DEV, O_RDWR);
 		ok = fd >= 0 && write(fd, "91\n", 3) == 3 &&
@@ -190,9 +190,17 @@ TEST_F(holder, pid_as_the_readers_namespace_sees_it)
 		/* Inside: itself as pid 1, with its comm. */
 		ok = ok && !find_holder(self->listing, 1, line, sizeof(line),
 					&usecs) && usecs == 91;
-		/* Outside: the parent's holder, 90 us, "- -". */
+		/*
+		 * Outside: the parent's holder, 90 us, "- -", and no pid in
+		 * its identifier either ("user:<seq>").
+		 */
 		snprintf(outside, sizeof(outside), " 90 - -\n");
-		ok = ok && strstr(self->listing, outside);
+		end = ok ? strstr(self->listing, outside) : NULL;
+		for (start = end; start && start > self->listing &&
+		     start[-1] != '\n'; start--)
+			;
+		ok = end && sscanf(start, "user:%*u%n", &n) == 0 &&
+		     start + n == end;
 		if (!ok && write(pipefd[1], self->listing,
 				 strlen(self->listing)) < 0)
 			ok = 0;

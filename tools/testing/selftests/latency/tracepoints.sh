@@ -46,7 +46,7 @@ trace=$(grep -v '^#' $T/trace)
 echo "$trace" | sed 's/^/# /'
 
 id=$(echo "$trace" |
-	sed -n 's/.*latency_add: identifier=\(user:[0-9]*:[0-9]*\) .*/\1/p' |
+	sed -n 's/.*latency_add: identifier=\(user:[0-9]*\) .*/\1/p' |
 	head -n 1)
 ok "$([ -n "$id" ]; echo $?)" "latency_add names the new user-space holder ($id)"
 echo "$trace" | grep -q "latency_add: identifier=$id usecs=1000000 system=$base\$"
