@@ -37,7 +37,7 @@ ours='(^|/)(latency(_dev|_internal|_test|_benchmark)?|processor_idle(_test)?|ipw
 idle="SMP=y PROC_FS=y PCI=y ACPI=y ACPI_PROCESSOR=y CPU_IDLE=y
 	CPU_IDLE_GOV_LADDER=y CPU_IDLE_GOV_MENU=y CPU_IDLE_GOV_TEO=y LATENCY=y"
 kunit="KUNIT=y LATENCY_KUNIT_TEST=y ACPI_PROCESSOR_IDLE_KUNIT_TEST=y"
-bench="DEBUG_KERNEL=y LATENCY_BENCHMARK=y"
+bench="DEBUG_KERNEL=y RUNTIME_TESTING_MENU=y LATENCY_BENCHMARK=y"
 # ipw2100 (the producer) and what it needs: its object is built alone.
 ipw="NET=y WIRELESS=y CFG80211=y NETDEVICES=y WLAN=y WLAN_VENDOR_INTEL=y
 	IPW2100=y"
@@ -48,11 +48,18 @@ series_objs="kernel/latency.o kernel/latency_dev.o drivers/acpi/processor_idle.o
 
 # row NAME ARCH "MAKE VARIABLES" "OPTIONS" [TARGETS]
 row() {
-	name=$1 arch=$2 vars=$3 opts=$4
+	name=$1 arch=$2 vars=$3
+	# A later word for a symbol overrides an earlier one ("$idle PROC_FS=n").
+	# shellcheck disable=SC2086
+	opts=$(printf '%s\n' $4 | awk -F= '{ v[$1] = $0; if (!($1 in seen)) { seen[$1]; k[n++] = $1 } }
+		END { for (i = 0; i < n; i++) printf "%s ", v[k[i]] }')
 	shift 4
 	case " ${ROWS:-$name} " in *" $name "*) ;; *) return 0 ;; esac
 	o=$build/matrix/$name
 	log=$build/matrix/$name.log
+	# From scratch every time (ccache makes it cheap): an object left up
+	# to date by an earlier run would hide its warnings.
+	rm -rf "$o"
 	mkdir -p "$o"
 	start=$(date +%s)
 	detail=
