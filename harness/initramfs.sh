@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Pack the guest's initramfs: static busybox, harness/guest/init, the
-# in-guest tests of tools/testing/selftests/latency/, the demo snippets and
-# the modules of the kernel just built.
+# kselftest install of tools/testing/selftests/latency/, the demo snippets
+# and the modules of the kernel just built.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,7 +15,7 @@ out=${INITRAMFS:-$build/initramfs.cpio.gz}
 
 rm -rf "$root"
 mkdir -p "$root/bin" "$root/sbin" "$root/proc" "$root/sys" "$root/dev" \
-	"$root/tmp" "$root/selftests" "$root/demo.d" "$root/etc"
+	"$root/tmp" "$root/demo.d" "$root/etc"
 cp /bin/busybox "$root/bin/busybox"
 ln -s busybox "$root/bin/sh"
 cp "$top/harness/guest/init" "$root/init"
@@ -24,19 +24,15 @@ echo "nobody:x:65534:65534:nobody:/:/bin/false" >>"$root/etc/passwd"
 echo "root:x:0:" >"$root/etc/group"
 echo "nogroup:x:65534:" >>"$root/etc/group"
 
-st=$tree/tools/testing/selftests/latency
-if [ -d "$st" ]; then
-	for c in "$st"/*.c; do
-		[ -f "$c" ] || continue
-		exe=$root/selftests/$(basename "$c" .c)
-		gcc -static -O2 -Wall -Werror -I"$tree/tools/testing/selftests" \
-			-o "$exe" "$c"
-	done
-	for s in "$st"/*.sh; do
-		[ -f "$s" ] || continue
-		install -m 755 "$s" "$root/selftests/"
-	done
-fi
+# The selftests as the kselftest install lays them out, run in the guest
+# by its run_kselftest.sh: /kselftest/run_kselftest.sh, latency/, and the
+# runner's helpers in kselftest/.
+make -s -C "$tree/tools/testing/selftests" TARGETS=latency \
+	O="$build/kselftest" KSFT_INSTALL_PATH="$root/kselftest" install >/dev/null
+# The runner calls /usr/bin/timeout --foreground, which busybox lacks.
+mkdir -p "$root/usr/bin"
+install -m 755 "$top/harness/guest/timeout" "$root/usr/bin/timeout"
+
 for s in "$top"/harness/guest/demo.d/*.sh; do
 	[ -f "$s" ] && install -m 644 "$s" "$root/demo.d/"
 done

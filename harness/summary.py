@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Judge the console log of a test boot.
 
-Counts every KUnit case (through kunit.py's own parser) and every top-level
-TAP result of the in-guest tests, checks the kernel log for splats, prints
+Counts every KUnit case (through kunit.py's own parser) and every result
+of the in-guest kselftests, checks the kernel log for splats, prints
 one closing line "N passed, N failed, N skipped" and exits non-zero on a
 failure, on a kernel that did not boot or finish, or when no test ran.
 """
@@ -70,20 +70,24 @@ def main():
         problems.append('no KUnit case ran')
         failed += 1
 
-    # In-guest tests: top-level TAP between "# selftest:" markers.
+    # In-guest tests: run_kselftest.sh's TAP, one result per program
+    # ("ok 3 selftests: latency: NAME", "# SKIP" for exit code 4), each
+    # program's own TAP nested under it with "# " before every line.  Every
+    # result of a program counts; its outer result catches a crash, a
+    # timeout or an exit code its results do not explain.
     guest_total = 0
     cur = None
     for l in lines[cut:]:
-        m = re.match(r'# selftest: (\S+)', l)
+        m = re.match(r'# selftests: latency: (\S+)$', l)
         if m:
             cur = {'name': m.group(1), 'plan': None, 'ok': 0, 'fail': 0,
                    'skip': 0}
             continue
         if cur is None:
             continue
-        m = re.match(r'# selftest-end: \S+ rc=(\d+)', l)
+        m = re.match(r'(not )?ok \d+ selftests: latency: (\S+)(.*)', l)
         if m:
-            rc = int(m.group(1))
+            verdict = m.group(3)
             seen = cur['ok'] + cur['fail'] + cur['skip']
             missing = (cur['plan'] or 0) - seen
             if missing > 0:
@@ -91,12 +95,11 @@ def main():
                                 (cur['name'], missing))
                 cur['fail'] += missing
             if seen == 0 and missing <= 0:
-                problems.append('%s: printed no result' % cur['name'])
+                problems.append('%s: printed no result%s' %
+                                (cur['name'], verdict))
                 cur['fail'] += 1
-            elif rc not in (0, 4) and cur['fail'] == 0:
-                # 4 is kselftest's "skip"; anything else without a
-                # failing result is a crash.
-                problems.append('%s: exit code %d' % (cur['name'], rc))
+            elif m.group(1) and cur['fail'] == 0:
+                problems.append('%s: not ok%s' % (cur['name'], verdict))
                 cur['fail'] += 1
             print('selftest %-24s %3d passed, %d failed, %d skipped' %
                   (cur['name'], cur['ok'], cur['fail'], cur['skip']))
@@ -106,11 +109,11 @@ def main():
             guest_total += cur['ok'] + cur['fail'] + cur['skip']
             cur = None
             continue
-        m = re.match(r'1\.\.(\d+)', l)
+        m = re.match(r'# 1\.\.(\d+)', l)
         if m and cur['plan'] is None:
             cur['plan'] = int(m.group(1))
             continue
-        m = re.match(r'(not )?ok \d+\b(.*)', l)
+        m = re.match(r'# (not )?ok \d+\b(.*)', l)
         if m:
             if re.search(r'#\s*SKIP', m.group(2), re.I):
                 cur['skip'] += 1
@@ -122,6 +125,42 @@ def main():
     if cur is not None:
         problems.append('%s: did not finish' % cur['name'])
         failed += 1
+    if guest_total == 0:
+        problems.append('no in-guest test ran')
+        failed += 1
+
+    # Host tests (harness/tests/), each as NAME:RC:FILE of its TAP output.
+    for arg in sys.argv[2:]:
+        name, rc, path = arg.split(':', 2)
+        ok = fail = skip = 0
+        plan = None
+        with open(path, errors='replace') as f:
+            for l in f:
+                m = re.match(r'1\.\.(\d+)', l)
+                if m and plan is None:
+                    plan = int(m.group(1))
+                m = re.match(r'(not )?ok \d+\b(.*)', l)
+                if not m:
+                    continue
+                if re.search(r'#\s*SKIP', m.group(2), re.I):
+                    skip += 1
+                elif m.group(1):
+                    fail += 1
+                    print('host FAILED: %s: %s' % (name, l.rstrip()))
+                else:
+                    ok += 1
+        missing = (plan or 0) - ok - fail - skip
+        if missing > 0 or ok + fail + skip == 0:
+            problems.append('%s: %d planned results missing' % (name, max(missing, 1)))
+            fail += max(missing, 1)
+        elif int(rc) != 0 and fail == 0:
+            problems.append('%s: exit code %s' % (name, rc))
+            fail += 1
+        print('host     %-24s %3d passed, %d failed, %d skipped' %
+              (name, ok, fail, skip))
+        passed += ok
+        failed += fail
+        skipped += skip
 
     # The kernel log: every splat fails the run unless announced.  The
     # gcov counters of make test-coverage are base64, where "Oops" could
