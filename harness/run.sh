@@ -3,7 +3,8 @@
 #
 # harness/run.sh test|demo: the two commands of the README.
 #   test: build, boot once, run every KUnit case at boot and every in-guest
-#         test, judge the log; the last line is "N passed, N failed, N skipped".
+#         test, run the host's tests of harness/tests/, judge the log; the
+#         last line is "N passed, N failed, N skipped".
 #   demo: build, boot, and show the subsystem at work.
 set -eu
 
@@ -28,6 +29,14 @@ case $mode in
 test)
 	log=$build/test$suffix-console.log
 	rm -f "$log" "$log.summary"
+	# The host's own tests, counted with the guest's.
+	host=
+	for t in "$top"/harness/tests/*.sh; do
+		name=$(basename "$t" .sh)
+		trc=0
+		BUILD=$build "$t" >"$log.$name" 2>&1 || trc=$?
+		host="$host $name:$trc:$log.$name"
+	done
 	echo "run: booting the test guest (console in $log)"
 	"$top/harness/boot.sh" test "$log"
 	t2=$(date +%s)
@@ -35,8 +44,9 @@ test)
 	rc=0
 	kunit_at_boot=
 	[ "${FLAVOUR:-}" = modules ] && kunit_at_boot=none
+	# shellcheck disable=SC2086
 	KUNIT_AT_BOOT=$kunit_at_boot TREE=$build/linux-source-6.12 python3 "$top/harness/summary.py" "$log" \
-		>"$log.summary" || rc=$?
+		$host >"$log.summary" || rc=$?
 	if [ "${FLAVOUR:-}" = coverage ]; then
 		# The figures, then the closing count; no figures is a failure
 		# the count includes.

@@ -13,6 +13,8 @@
 # state so far.  Every repository file at a kernel path must be in exactly
 # one patch, every hunk of a PATH.patch in exactly one patch, and the last
 # commit must be byte-identical to what harness/apply.sh lays.
+#
+# harness/series.sh --map only checks series/series against the repository.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -46,25 +48,48 @@ nhunks() { grep -c '^@@ ' "$1" || true; }
 [ -f "$list" ] || die "$list missing"
 plan=$work/plan
 mkdir -p "$work"
-# plan: one line per item, "PATCH file PATH" or "PATCH hunk PATH N".
-awk -v list="$list" '
+# plan: one line per item, "PATCH file PATH" or "PATCH hunk PATH N", a
+# "hunk PATH TEXT" resolved to the number N of the one hunk adding a line
+# that contains TEXT.
+awk -v list="$list" -v top="$top" '
 	function fail(m) { printf "series: %s:%d: %s\n", list, NR, m > "/dev/stderr"; bad = 1 }
+	# hunk_adding(FILE, TEXT): the hunk adding a line with TEXT, 0 if none
+	# or more than one ("found" says how many).
+	function hunk_adding(f, text,	line, h, last, n) {
+		h = 0; last = 0; n = 0
+		while ((getline line < f) > 0) {
+			if (line ~ /^@@ /)
+				h++
+			else if (h && line ~ /^\+/ && index(substr(line, 2), text) && last != h) {
+				last = h
+				n++
+			}
+		}
+		close(f)
+		found = n
+		return n == 1 ? last : 0
+	}
 	/^[ \t]*(#|$)/ { next }
 	$1 == "patch" { if (NF != 2 || $2 !~ /^[0-9][0-9][0-9][0-9]-[a-z0-9-]+$/) fail("patch NNNN-slug"); p = $2; next }
 	p == "" { fail("\"" $1 "\" before the first \"patch\""); next }
 	$1 == "file" { if (NF != 2) fail("file PATH"); print p, "file", $2; next }
-	$1 == "hunks" {
-		if (NF < 3) fail("hunks PATH.patch N...")
-		if ($2 !~ /\.patch$/) fail($2 ": hunks of a non-.patch file")
-		for (i = 3; i <= NF; i++) {
-			if ($i !~ /^[1-9][0-9]*$/) fail("bad hunk number " $i)
-			print p, "hunk", $2, $i
-		}
+	$1 == "hunk" {
+		if (NF < 3) { fail("hunk PATH.patch TEXT"); next }
+		if ($2 !~ /\.patch$/) { fail($2 ": hunk of a non-.patch file"); next }
+		text = $0
+		sub(/^[ \t]*hunk[ \t]+[^ \t]+[ \t]+/, "", text)
+		h = hunk_adding(top "/" $2, text)
+		if (h)
+			print p, "hunk", $2, h
+		else if (found)
+			fail($2 ": " found " hunks add a line with \"" text "\"")
+		else
+			fail($2 ": no hunk adds a line with \"" text "\"")
 		next
 	}
+	$1 == "hunks" { fail("hunks are named by a line they add: hunk PATH.patch TEXT"); next }
 	{ fail("unknown keyword " $1) }
-	END { exit bad }' "$list" >"$plan" || die "syntax errors in $list"
-
+	END { exit bad }' "$list" >"$plan" || die "errors in $list"
 patches=$(awk '!seen[$1]++ { print $1 }' "$plan")
 [ -n "$patches" ] || die "$list names no patch"
 
@@ -116,6 +141,7 @@ for f in $(awk '{ print $3 }' "$plan" | sort -u); do
 done
 [ $bad = 0 ] || die "$list does not cover the repository exactly once"
 echo "series: $list: $n patches cover $(echo "$files" | wc -l) files"
+[ "${1:-}" = --map ] && exit 0
 
 # --- 2. The pristine base as a git repository, made once.
 

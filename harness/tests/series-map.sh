@@ -1,0 +1,101 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# harness/tests/series-map.sh: series/series names each hunk of a .patch
+# file by a line it adds; check that harness/series.sh --map keeps a hunk
+# in its patch when the file is regenerated and its hunks move, and fails
+# when the map and the hunks no longer match.  TAP on stdout; works on a
+# copy of the repository (its files as they are, committed or not).
+set -u
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=${BUILD:-$top/build}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 failed=0
+
+# fresh: a copy of the repository in $tmp/repo, as one commit
+fresh() {
+	rm -rf "$tmp/repo"
+	mkdir -p "$tmp/repo"
+	(cd "$top" && git ls-files --cached --others --exclude-standard |
+		while read -r f; do [ -f "$f" ] && echo "$f"; done |
+		tar -cf - -T -) | tar -C "$tmp/repo" -xf -
+	git -C "$tmp/repo" init -q
+	git -C "$tmp/repo" add -A
+	git -C "$tmp/repo" -c user.name=t -c user.email=t@example.org \
+		commit -q -m copy
+}
+
+# map: harness/series.sh --map on the copy; its output in $tmp/out
+map() {
+	BUILD="$tmp/build" "$tmp/repo/harness/series.sh" --map >"$tmp/out" 2>&1
+}
+
+result() {	# result OK DESCRIPTION
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n $2"
+	else
+		echo "not ok $n $2"
+		sed 's/^/# /' "$tmp/out"
+		failed=$((failed + 1))
+	fi
+}
+
+# hunk_of PATCH FILE: the hunk numbers of FILE that patch PATCH takes
+hunk_of() {
+	awk -v p="$1" -v f="$2" '$1 ~ "^" p && $2 == "hunk" && $3 == f { print $4 }' \
+		"$tmp/build/series/plan"
+}
+
+echo "TAP version 13"
+echo "1..6"
+
+fresh
+map
+result $? "series/series as it is maps every hunk once"
+before=$(hunk_of 0003 kernel/Makefile.patch)
+
+# Regenerate kernel/Makefile.patch with one more change at the top of the
+# file, as harness/mkpatch.sh would after an edit: every hunk moves down.
+base=$build/pristine/kernel/Makefile
+[ -f "$base" ] || base=$build/linux-source-6.12/kernel/Makefile
+cp "$base" "$tmp/Makefile"
+patch -s -f "$tmp/Makefile" "$tmp/repo/kernel/Makefile.patch"
+sed -i '1a # an edit above every hunk' "$tmp/Makefile"
+"$tmp/repo/harness/mkpatch.sh" kernel/Makefile "$tmp/Makefile" "$base" >/dev/null
+map
+rc=$?
+grep -q 'kernel/Makefile.patch hunk 1 is in no patch' "$tmp/out" && [ $rc -ne 0 ]
+result $? "a new hunk of a regenerated patch is in no patch: make series fails"
+after=$(hunk_of 0003 kernel/Makefile.patch)
+[ -n "$before" ] && [ "$after" = $((before + 1)) ]
+result $? "a moved hunk stays in its patch (0003: hunk $before, now $after)"
+
+fresh
+sed -i 's|^hunk kernel/Makefile.patch += latency_dev.o$|hunk kernel/Makefile.patch += latency_gone.o|' \
+	"$tmp/repo/series/series"
+map
+rc=$?
+grep -q 'no hunk adds a line with "+= latency_gone.o"' "$tmp/out" && [ $rc -ne 0 ]
+result $? "a key that no hunk adds fails"
+
+fresh
+sed -i 's|^hunk kernel/Makefile.patch += latency_dev.o$|hunk kernel/Makefile.patch += latency|' \
+	"$tmp/repo/series/series"
+map
+rc=$?
+grep -q '2 hunks add a line with "+= latency"' "$tmp/out" && [ $rc -ne 0 ]
+result $? "a key that two hunks add fails"
+
+fresh
+sed -i 's|^hunk kernel/Makefile.patch += latency_dev.o$|hunks kernel/Makefile.patch 1|' \
+	"$tmp/repo/series/series"
+map
+rc=$?
+grep -q 'hunks are named by a line they add' "$tmp/out" && [ $rc -ne 0 ]
+result $? "a hunk named by its index fails"
+
+echo "# Totals: pass:$((n - failed)) fail:$failed xfail:0 xpass:0 skip:0 error:0"
+[ $failed -eq 0 ]
