@@ -14,6 +14,8 @@
 #                      !ACPI, LATENCY=n, KUnit as modules: one line a row
 #                      (harness/build-matrix-results.txt)
 #   make bench   our registry against CPU latency QoS, with 2 and 4 vCPUs
+#   make htmldocs  the power book with Documentation/latency.txt and the
+#                  kernel-doc API, in build/htmldocs (Sphinx, no boot)
 #   make series  the mailable git format-patch series, in build/series/out
 #   make series-check  git am it, build every prefix, checkpatch --strict
 #   make kernel  apply the series to build/linux-source-6.12 and build it
@@ -23,7 +25,7 @@
 #   make clean   forget the kernel build (keeps the unpacked tree and ccache)
 #   make distclean  remove build/ entirely
 
-.PHONY: all demo test test-hardened test-kcsan test-rt test-coverage build-matrix bench kernel apply shell deps clean distclean
+.PHONY: all demo test test-hardened test-kcsan test-rt test-coverage build-matrix bench htmldocs kernel apply shell deps clean distclean
 
 all: demo
 
@@ -50,6 +52,9 @@ bench:
 
 build-matrix:
 	@./harness/build-matrix.sh
+
+htmldocs:
+	@./harness/htmldocs.sh
 
 kernel: deps
 	@./harness/kernel.sh

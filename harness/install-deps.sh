@@ -1,13 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Install the Debian packages the build, the guest and the tests need.
+# Install the Debian packages the build, the guest, the tests and the
+# documentation need.
 # Runs apt-get only when something is missing, so a warm machine pays nothing.
 set -eu
 
+# python3-sphinx and python3-yaml: make htmldocs, as
+# Documentation/sphinx/requirements.txt asks (Sphinx, alabaster, a
+# dependency of python3-sphinx, and pyyaml).
 PKGS="linux-source-6.12 xz-utils gcc make bc bison flex libelf-dev libssl-dev
 cpio qemu-system-x86 busybox-static acpica-tools ccache python3 perl kmod
-rsync patch"
+rsync patch python3-sphinx python3-yaml"
 
 missing=
 for p in $PKGS; do

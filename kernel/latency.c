@@ -993,12 +993,13 @@ EXPORT_SYMBOL_IF_KUNIT(latency_registry_show);
  * When the system value changes, the latency notifiers have been called
  * with it by the time this function returns.
  *
- * @identifier: 1 to LATENCY_ID_MAX printable ASCII characters without
+ * @identifier is 1 to LATENCY_ID_MAX printable ASCII characters without
  * blanks, not starting with '#'; the registry keeps a copy.
  *
  * Context: Process context; may sleep.
- * Return: 0 on success, -EINVAL for a bad identifier or a negative value
- * (with a warning), -ENOMEM when a new constraint cannot be allocated.
+ * Return: 0 on success, -EINVAL for a bad identifier or a negative value,
+ * -EBUSY for an identifier held through a struct latency_request (each
+ * with a warning), -ENOMEM when a new constraint cannot be allocated.
  */
 int set_acceptable_latency(const char *identifier, int usecs)
 {
@@ -1019,7 +1020,8 @@ EXPORT_SYMBOL_GPL(set_acceptable_latency);
  *
  * Context: Any context, including hard interrupt; never sleeps.
  * Return: 0 on success, -ENOENT for an unknown identifier, -EINVAL for a
- * bad identifier or a negative value (with a warning).
+ * bad identifier or a negative value, -EBUSY for an identifier held
+ * through a struct latency_request (each with a warning).
  */
 int modify_acceptable_latency(const char *identifier, int usecs)
 {
@@ -1037,7 +1039,8 @@ EXPORT_SYMBOL_GPL(modify_acceptable_latency);
  *
  * Context: Any context, including hard interrupt; never sleeps.
  * Return: 0 on success, -ENOENT for an unknown identifier, -EINVAL for a
- * bad identifier (with a warning).
+ * bad identifier, -EBUSY for an identifier held through a struct
+ * latency_request (each with a warning).
  */
 int remove_acceptable_latency(const char *identifier)
 {
