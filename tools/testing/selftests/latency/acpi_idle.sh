@@ -9,31 +9,23 @@
 # keeps the 2.6.18 format.
 #
 # Needs acpi_idle as the cpuidle driver with a state deeper than $HOLD us
-# (harness/acpi/cst.asl gives C3 = 200 us) and more than one CPU.
+# (harness/acpi/cst.asl gives C3 = 200 us) and more than one CPU; without
+# them, the results that need them are skipped.
+#
+# KTAP output through kselftest/ktap_helpers.sh.  ktap_test_result runs its
+# command word-split, so each check is a function of no argument.
+
+DIR=$(dirname "$(readlink -f "$0")")
+# shellcheck source=/dev/null
+. "$DIR/../kselftest/ktap_helpers.sh"
 
 HOLD=150		# usecs: between C2 (20) and C3 (200) of cst.asl
 IDLE=2			# seconds of idle per observation
 CPUIDLE=/sys/devices/system/cpu/cpuidle
 DEV=/dev/acceptable_latency
 GOVERNORS="ladder menu teo"
+# 4, then 4 for each governor, and 2 about the power files (held, released)
 NTESTS=18
-
-n=0
-ok()   { n=$((n + 1)); echo "ok $n - $*"; }
-nok()  { n=$((n + 1)); echo "not ok $n - $*"; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-check() {	# check CONDITION_STATUS DESCRIPTION
-	if [ "$1" -eq 0 ]; then ok "$2"; else nok "$2"; fi
-}
-skip_rest() {	# skip_rest REASON: skip every remaining test and exit
-	while [ "$n" -lt "$NTESTS" ]; do
-		skip "remaining test" "$1"
-	done
-	exit 0
-}
-
-echo "TAP version 13"
-echo "1..$NTESTS"
 
 cpus() {
 	for c in /sys/devices/system/cpu/cpu[0-9]*; do
@@ -67,10 +59,12 @@ moved() {
 	done
 }
 
+# $m: the deep-state counters that moved over an idle window.
 idle_window() {
 	before=$(snapshot | tr '\n' ' ')
 	sleep "$IDLE"
 	after=$(snapshot | tr '\n' ' ')
+	m=$(moved "$before" "$after")
 }
 
 system_value() {
@@ -82,13 +76,49 @@ power_latencies() {	# values of "maximum allowed latency" in every power file
 		sed -n 's/^maximum allowed latency: \([0-9]*\) usec$/\1/p' | sort -u
 }
 
+# The checks, on the variables the script sets before each.
+one_power_file_per_cpu() { [ "$ncpu" -ge 1 ] && [ "$nproc_dirs" -eq "$ncpu" ]; }
+nothing_bad() { [ -z "$bad" ]; }
+some_moved() { [ -n "$m" ]; }
+none_moved() { [ -z "$m" ]; }
+power_shows_hold() { [ "$pl" = "$HOLD " ] && [ "$sys" = "$HOLD" ]; }
+power_shows_system() { [ -n "$sys" ] && [ "$sys" != "$HOLD" ] && [ "$pl" = "$sys " ]; }
+
+# The results of one governor, skipped; the two about the power files go
+# with the first governor, as when it runs.
+skip_governor() {	# skip_governor GOVERNOR
+	ktap_test_skip "$1: selected"
+	ktap_test_skip "$1: deep states used without a constraint"
+	[ "$first" -eq 1 ] && ktap_test_skip "power files show the held constraint"
+	ktap_test_skip "$1: no deep state entered while $HOLD us is held"
+	[ "$first" -eq 1 ] && ktap_test_skip "power files show the value after release"
+	ktap_test_skip "$1: deep states used again after release"
+	first=0
+}
+
+# Skip the results of every governor, say why, and end.
+skip_governors() {	# skip_governors REASON
+	ktap_print_msg "$1"
+	for gov in $GOVERNORS; do
+		skip_governor "$gov"
+	done
+	ktap_finished
+}
+
+ktap_print_header
+ktap_set_plan $NTESTS
+first=1
+
 # 1
 driver=$(cat $CPUIDLE/current_driver 2>/dev/null)
 if [ "$driver" != acpi_idle ]; then
-	nok "acpi_idle is the cpuidle driver (found '${driver:-none}')"
-	skip_rest "acpi_idle is not the cpuidle driver"
+	ktap_test_fail "acpi_idle is the cpuidle driver (found '${driver:-none}')"
+	ktap_test_skip "/proc/acpi/processor has one power file per CPU"
+	ktap_test_skip "power files have the 2.6.18 format"
+	ktap_test_skip "power state latencies match cpuidle"
+	skip_governors "acpi_idle is not the cpuidle driver"
 fi
-ok "acpi_idle is the cpuidle driver"
+ktap_test_pass "acpi_idle is the cpuidle driver"
 
 # 2
 ncpu=$(cpus | wc -l)
@@ -96,8 +126,8 @@ nproc_dirs=0
 for f in /proc/acpi/processor/*/power; do
 	[ -f "$f" ] && nproc_dirs=$((nproc_dirs + 1))
 done
-[ "$ncpu" -ge 1 ] && [ "$nproc_dirs" -eq "$ncpu" ]
-check $? "/proc/acpi/processor has one power file per CPU ($nproc_dirs for $ncpu CPUs)"
+ktap_test_result "/proc/acpi/processor has one power file per CPU ($nproc_dirs for $ncpu CPUs)" \
+	one_power_file_per_cpu
 
 # 3: format, line by line
 bad=
@@ -124,8 +154,8 @@ for f in /proc/acpi/processor/*/power; do
 	done <"$f"
 	[ "$i" -ge 6 ] || bad="$bad $f:short($i)"
 done
-[ -z "$bad" ]
-check $? "power files have the 2.6.18 format${bad:+ (bad lines:$bad)}"
+ktap_test_result "power files have the 2.6.18 format${bad:+ (bad lines:$bad)}" \
+	nothing_bad
 
 # 4: the state lines are the cpuidle states of that CPU, in order
 want=$(for s in /sys/devices/system/cpu/cpu0/cpuidle/state*; do
@@ -136,46 +166,37 @@ for f in /proc/acpi/processor/*/power; do
 	got=$(sed -n 's/.*latency\[\([0-9]*\)\].*/\1/p' "$f" | tr '\n' ' ')
 	[ "$got" = "$want" ] || bad="$bad ${f%/power}:[$got]"
 done
-[ -z "$bad" ]
-check $? "power state latencies match cpuidle [$want]${bad:+ (got$bad)}"
+ktap_test_result "power state latencies match cpuidle [$want]${bad:+ (got$bad)}" \
+	nothing_bad
 
 DEEP=$(deep_states | tr '\n' ' ')
 if [ -z "$DEEP" ]; then
-	skip_rest "no idle state deeper than $HOLD us (is harness/acpi/cst.asl loaded?)"
+	skip_governors "no idle state deeper than $HOLD us (is harness/acpi/cst.asl loaded?)"
 fi
 if [ "$ncpu" -lt 2 ]; then
-	skip_rest "needs 2 CPUs, found $ncpu"
+	skip_governors "needs 2 CPUs, found $ncpu"
 fi
 if [ ! -c "$DEV" ]; then
-	skip_rest "$DEV missing"
+	skip_governors "$DEV missing"
 fi
 if ! [ -w $CPUIDLE/current_governor ]; then
-	skip_rest "$CPUIDLE/current_governor is not writable"
+	skip_governors "$CPUIDLE/current_governor is not writable"
 fi
-echo "# deep states (latency > $HOLD us): $DEEP; CPUs: $(cpus | tr '\n' ' ')"
+ktap_print_msg "deep states (latency > $HOLD us): $DEEP; CPUs: $(cpus | tr '\n' ' ')"
 orig_gov=$(cat $CPUIDLE/current_governor)
 
-first=1
 for gov in $GOVERNORS; do
 	if ! echo "$gov" >$CPUIDLE/current_governor 2>/dev/null ||
 	   [ "$(cat $CPUIDLE/current_governor)" != "$gov" ]; then
-		skip "$gov: selected" "governor $gov not available"
-		skip "$gov: deep states used without a constraint" "no $gov"
-		skip "$gov: no deep state entered while $HOLD us is held" "no $gov"
-		skip "$gov: deep states used again after release" "no $gov"
-		if [ $first -eq 1 ]; then
-			skip "power files show the held constraint" "no $gov"
-			skip "power files show the system value after release" "no $gov"
-			first=0
-		fi
+		ktap_print_msg "governor $gov not available"
+		skip_governor "$gov"
 		continue
 	fi
-	ok "$gov: selected"
+	ktap_test_pass "$gov: selected"
 
 	idle_window
-	m=$(moved "$before" "$after")
-	[ -n "$m" ]
-	check $? "$gov: deep states used without a constraint${m:+ (}$m${m:+)}"
+	ktap_test_result "$gov: deep states used without a constraint${m:+ (}$m${m:+)}" \
+		some_moved
 
 	exec 3>"$DEV"
 	echo "$HOLD" >&3
@@ -185,28 +206,27 @@ for gov in $GOVERNORS; do
 	if [ $first -eq 1 ]; then
 		sys=$(system_value)
 		pl=$(power_latencies | tr '\n' ' ')
-		[ "$pl" = "$HOLD " ] && [ "$sys" = "$HOLD" ]
-		check $? "power files show the held constraint (power: $pl; system: $sys)"
+		ktap_test_result "power files show the held constraint (power: $pl; system: $sys)" \
+			power_shows_hold
 	fi
 	idle_window
-	m=$(moved "$before" "$after")
-	[ -z "$m" ]
-	check $? "$gov: no deep state entered while $HOLD us is held${m:+ (moved: }$m${m:+)}"
+	ktap_test_result \
+		"$gov: no deep state entered while $HOLD us is held${m:+ (moved: }$m${m:+)}" \
+		none_moved
 
 	exec 3>&-
 	sleep 1
 	if [ $first -eq 1 ]; then
 		sys=$(system_value)
 		pl=$(power_latencies | tr '\n' ' ')
-		[ -n "$sys" ] && [ "$sys" != "$HOLD" ] && [ "$pl" = "$sys " ]
-		check $? "power files show the value after release ($pl; system: $sys)"
+		ktap_test_result "power files show the value after release ($pl; system: $sys)" \
+			power_shows_system
 		first=0
 	fi
 	idle_window
-	m=$(moved "$before" "$after")
-	[ -n "$m" ]
-	check $? "$gov: deep states used again after release${m:+ (}$m${m:+)}"
+	ktap_test_result "$gov: deep states used again after release${m:+ (}$m${m:+)}" \
+		some_moved
 done
 
 echo "$orig_gov" >$CPUIDLE/current_governor 2>/dev/null
-exit 0
+ktap_finished

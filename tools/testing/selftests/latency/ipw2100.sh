@@ -7,35 +7,17 @@
 # must leave the latency registry exactly as it was: the driver holds a
 # constraint per adapter, never one per module.  Then, when it is built as
 # a module, load the KUnit suite ipw2100_latency (fake adapters driving the
-# driver's hold logic) and report each of its cases as a TAP line.
+# driver's hold logic) and report each of its cases as a result.
 #
-# Output: TAP version 13; the plan comes last because the number of KUnit
-# cases is only known once the suite has run.
+# KTAP output through kselftest/ktap_helpers.sh; the plan comes last
+# because the number of KUnit cases is only known once the suite has run.
+# Skips as a whole when ipw2100 is not a module.
+
+DIR=$(dirname "$(readlink -f "$0")")
+# shellcheck source=/dev/null
+. "$DIR/../kselftest/ktap_helpers.sh"
 
 SUITE=ipw2100_latency
-n=0
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $*"
-}
-
-not_ok() {
-	n=$((n + 1))
-	echo "not ok $n - $*"
-}
-
-skip() {
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
-
-# check DESC CMD...: ok when CMD succeeds
-check() {
-	desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
-}
 
 # Print what the registry holds: the full list if the kernel has it,
 # else the system value.  Fails when neither interface exists.
@@ -56,7 +38,7 @@ registry_unchanged() {
 }
 
 # Run a command with the console quiet, so that the KTAP lines a KUnit
-# module prints are not mixed into our TAP output on a serial console.
+# module prints are not mixed into our KTAP output on a serial console.
 quiet_console() {
 	saved=$(awk '{ print $1 }' /proc/sys/kernel/printk 2>/dev/null)
 	[ -n "$saved" ] && echo 1 >/proc/sys/kernel/printk
@@ -84,28 +66,33 @@ suite_passed() {
 	echo "$results" | grep -q "^ok [0-9]* $SUITE\( \|$\)"
 }
 
-echo "TAP version 13"
-
 # has_module NAME: NAME.ko is installed for the running kernel
 has_module() {
 	[ -n "$(find "/lib/modules/$(uname -r)" -name "$1.ko*" 2>/dev/null)" ]
 }
 
-if ! has_module ipw2100; then
-	echo "1..1"
-	echo "ok 1 - ipw2100 # SKIP ipw2100 is not built as a module"
-	exit 0
-fi
-
 # The registry must read as it did at the start, if it can be read at all.
-check_registry() {
-	if [ $have_registry -eq 0 ]; then
-		check "registry unchanged $1" registry_unchanged
+check_registry() {	# check_registry WHEN
+	if [ "$have_registry" -eq 0 ]; then
+		ktap_test_result "registry unchanged $1" registry_unchanged
 	else
-		skip "registry unchanged $1" \
-			"no /proc/latency_constraints nor /dev/acceptable_latency"
+		ktap_print_msg "no /proc/latency_constraints nor /dev/acceptable_latency"
+		ktap_test_skip "registry unchanged $1"
 	fi
 }
+
+# The plan, last: as many results as were printed.
+finish() {
+	ktap_set_plan "$((KTAP_TESTNO - 1))"
+	ktap_finished
+}
+
+ktap_print_header
+
+if ! has_module ipw2100; then
+	ktap_skip_all "ipw2100 is not built as a module"
+	exit "$KSFT_SKIP"
+fi
 
 before=$(registry)
 have_registry=$?
@@ -114,40 +101,44 @@ have_registry=$?
 rmmod ipw2100_kunit 2>/dev/null
 rmmod ipw2100 2>/dev/null
 
-check "modprobe ipw2100 with no adapter" modprobe ipw2100
+ktap_test_result "modprobe ipw2100 with no adapter" modprobe ipw2100
 check_registry "after load"
 
-check "rmmod ipw2100" rmmod ipw2100
+ktap_test_result "rmmod ipw2100" rmmod ipw2100
 check_registry "after unload"
 
 if ! has_module ipw2100_kunit; then
-	skip "KUnit suite $SUITE" "CONFIG_IPW2100_KUNIT_TEST is not m"
-	echo "1..$n"
-	exit 0
+	ktap_print_msg "CONFIG_IPW2100_KUNIT_TEST is not m"
+	ktap_test_skip "KUnit suite $SUITE"
+	finish
 fi
 
-check "modprobe ipw2100_kunit" quiet_console modprobe ipw2100_kunit
+ktap_test_result "modprobe ipw2100_kunit" quiet_console modprobe ipw2100_kunit
 
 results=$(kunit_results)
 if [ -z "$results" ]; then
-	not_ok "KUnit suite $SUITE printed no results"
+	ktap_test_fail "KUnit suite $SUITE printed no results"
 else
-	# One TAP line per KUnit case: "    ok 3 name # SKIP why".
+	# One result per KUnit case: "    ok 3 name # SKIP why".  Read from a
+	# file, not a pipe: the loop must run in this shell, which counts.
 	echo "$results" |
 		sed -n 's/^    \(\(not \)\{0,1\}ok\) [0-9]* /\1 /p' \
 		>/tmp/ipw2100_kunit.$$
 	while read -r status rest; do
-		case "$status" in
-		ok)	ok "kunit: $rest" ;;
-		*)	not_ok "kunit: ${rest#ok }" ;;
+		case $status:$rest in
+		ok:*" # SKIP"*)
+			printf '# kunit: %s\n' "$rest"
+			ktap_test_skip "kunit: ${rest%% # SKIP*}"
+			;;
+		ok:*)	ktap_test_pass "kunit: $rest" ;;
+		*)	ktap_test_fail "kunit: ${rest#ok }" ;;
 		esac
 	done </tmp/ipw2100_kunit.$$
 	rm -f /tmp/ipw2100_kunit.$$
-	check "KUnit suite $SUITE" suite_passed
+	ktap_test_result "KUnit suite $SUITE" suite_passed
 fi
 
 rmmod ipw2100_kunit 2>/dev/null
-check "rmmod ipw2100 after the KUnit suite" rmmod ipw2100
+ktap_test_result "rmmod ipw2100 after the KUnit suite" rmmod ipw2100
 check_registry "after the KUnit suite"
-
-echo "1..$n"
+finish

@@ -2,30 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The registry's KUnit suites, when they are built as modules: load each,
-# report each of its cases as a TAP line, unload it.  A kernel with the
+# report each of its cases as a result, unload it.  A kernel with the
 # suites built in runs them at boot instead (and prints their KTAP there);
 # then every suite here is a skip.  ipw2100.sh does the same for the
 # producer's suite, between its own checks.
 #
-# Output: TAP version 13; the plan comes last because the number of KUnit
-# cases is only known once each suite has run.
+# KTAP output through kselftest/ktap_helpers.sh; the plan comes last
+# because the number of KUnit cases is only known once each suite has run.
 
-n=0
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $*"
-}
-
-not_ok() {
-	n=$((n + 1))
-	echo "not ok $n - $*"
-}
-
-skip() {
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
+DIR=$(dirname "$(readlink -f "$0")")
+# shellcheck source=/dev/null
+. "$DIR/../kselftest/ktap_helpers.sh"
 
 # has_module NAME: NAME.ko is installed for the running kernel
 has_module() {
@@ -33,7 +20,7 @@ has_module() {
 }
 
 # Run a command with the console quiet, so that the KTAP lines a KUnit
-# module prints are not mixed into our TAP output on a serial console.
+# module prints are not mixed into our KTAP output on a serial console.
 quiet_console() {
 	saved=$(awk '{ print $1 }' /proc/sys/kernel/printk 2>/dev/null)
 	[ -n "$saved" ] && echo 1 >/proc/sys/kernel/printk
@@ -57,42 +44,57 @@ results() {
 		END { printf "%s", last }'
 }
 
-echo "TAP version 13"
+# The suite's own result line says ok.
+suite_passed() {
+	echo "$out" | grep -q "^ok [0-9]* $suite\( \|$\)"
+}
+
+ktap_print_header
 
 # module:suite, one per KUnit suite of the registry and its consumer
 for pair in latency_test:latency processor_idle_test:acpi_idle_latency; do
 	mod=${pair%%:*} suite=${pair#*:}
 	if ! has_module "$mod"; then
-		skip "KUnit suite $suite" "$mod is not a module (run at boot)"
+		ktap_print_msg "$mod is not a module (run at boot)"
+		ktap_test_skip "KUnit suite $suite"
 		continue
 	fi
 	rmmod "$mod" 2>/dev/null
 	if ! quiet_console modprobe "$mod"; then
-		not_ok "modprobe $mod"
+		ktap_test_fail "modprobe $mod"
 		continue
 	fi
 	out=$(results "$suite")
 	if [ -z "$out" ]; then
-		not_ok "KUnit suite $suite printed no results"
+		ktap_test_fail "KUnit suite $suite printed no results"
 	else
-		# One TAP line per case: "    ok 3 name # SKIP why".
+		# One result per case: "    ok 3 name # SKIP why".  Read from
+		# a file, not a pipe: the loop must run in this shell, which
+		# counts.
 		echo "$out" |
 			sed -n 's/^    \(\(not \)\{0,1\}ok\) [0-9]* /\1 /p' \
 			>/tmp/kunit_modules.$$
 		while read -r status rest; do
-			case "$status" in
-			ok)	ok "$suite: $rest" ;;
-			*)	not_ok "$suite: ${rest#ok }" ;;
+			case $status:$rest in
+			ok:*" # SKIP"*)
+				printf '# %s: %s\n' "$suite" "$rest"
+				ktap_test_skip "$suite: ${rest%% # SKIP*}"
+				;;
+			ok:*)	ktap_test_pass "$suite: $rest" ;;
+			*)	ktap_test_fail "$suite: ${rest#ok }" ;;
 			esac
 		done </tmp/kunit_modules.$$
 		rm -f /tmp/kunit_modules.$$
-		if echo "$out" | grep -q "^ok [0-9]* $suite\( \|$\)"; then
-			ok "KUnit suite $suite"
-		else
-			not_ok "KUnit suite $suite"
-		fi
+		ktap_test_result "KUnit suite $suite" suite_passed
 	fi
-	if rmmod "$mod"; then ok "rmmod $mod"; else not_ok "rmmod $mod"; fi
+	ktap_test_result "rmmod $mod" rmmod "$mod"
 done
 
-echo "1..$n"
+# The plan, last: as many results as were printed.  When no suite is a
+# module, every result is a skip and so is the program (exit 4).
+ktap_set_plan "$((KTAP_TESTNO - 1))"
+if [ "$((KTAP_CNT_PASS + KTAP_CNT_FAIL))" -eq 0 ]; then
+	ktap_print_totals
+	exit "$KSFT_SKIP"
+fi
+ktap_finished

@@ -26,6 +26,12 @@
  * hardened run) is absorbed, and that iteration succeeds.  kmemleak, at the
  * end of the hardened run, then checks that nothing leaked.
  *
+ * A kselftest_harness.h fixture: its setup checks what the sweep needs,
+ * reads the listing before, runs the sequence once without a fault and
+ * configures failslab; its teardown puts failslab back.  Each test runs the
+ * whole sweep and asserts one of the promises above, and reports only the
+ * attempts that break that one.
+ *
  * Needs CONFIG_FAILSLAB and CONFIG_FAULT_INJECTION_DEBUG_FS, and skips
  * without them.  Must run as root.
  */
@@ -39,7 +45,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kselftest.h"
+#include "kselftest_harness.h"
 #include "kmsg.h"
 
 #define DEV		"/dev/acceptable_latency"
@@ -49,8 +55,13 @@
 #define LISTING_MAX	65536
 /* Far more than one sequence allocates, even under kmemleak and KASAN. */
 #define MAX_ITERATIONS	10000
-/* Diagnostics printed for each kind of mismatch, at most. */
+/* Diagnostics printed for the promise a test asserts, at most. */
 #define MAX_REPORTS	5
+/*
+ * Seconds for one test, its sweep under KASAN in an emulated guest: the
+ * five fit in the 300 s that latency/settings gives the whole program.
+ */
+#define SWEEP_TIMEOUT	60
 
 enum step { OPEN, WRITE, READ, LISTING_OPEN, LISTING_READ, CLOSE, NR_STEPS };
 
@@ -63,8 +74,14 @@ static const char *const step_name[NR_STEPS] = {
 	[CLOSE]		= "close " DEV,
 };
 
-/* One run of the sequence, filled in while fail-nth is armed. */
-struct attempt {
+/* The promise a test asserts, and whose breaches the sweep reports. */
+enum promise { ERRNO, DATA, LISTING_SAME, ENDS, QUIET };
+
+/*
+ * One run of the sequence, filled in while fail-nth is armed.  A static:
+ * the run without a fault touches what the armed runs write.
+ */
+static struct attempt {
 	enum step failed;	/* NR_STEPS: every step succeeded */
 	int err;		/* errno of the failed step */
 	ssize_t ret;		/* its return value */
@@ -72,11 +89,38 @@ struct attempt {
 	char listing[LISTING_MAX];
 	size_t listing_len;
 	bool injected;		/* fail-nth read back 0 */
+} at;
+
+/* failslab's settings we change, the values we give them, and before. */
+static const char *const knob[] = { "ignore-gfp-wait", "verbose" };
+static const char *const knob_value[] = { "N", "0" };
+static char saved[ARRAY_SIZE(knob)][16];
+
+/* What every attempt is compared with, taken before the sweep. */
+struct baseline {
+	int expected;			/* the system value while 150 us is held */
+	char listing[LISTING_MAX];
+	size_t listing_len;
 };
 
-static struct attempt at;
-static char before[LISTING_MAX];
-static size_t before_len;
+FIXTURE(fail_nth) {
+	int nth;			/* FAIL_NTH, open O_RDWR */
+	struct baseline before;
+};
+
+/* What one sweep saw. */
+struct sweep {
+	enum promise report;		/* whose breaches to log */
+	unsigned int iterations;
+	unsigned int injected;		/* iterations whose fault was injected */
+	unsigned int absorbed;		/* injected, yet every step succeeded */
+	unsigned int enomem[NR_STEPS];	/* ENOMEM returned by each step */
+	unsigned int bad_errno;		/* a step failed otherwise */
+	unsigned int bad_data;		/* a step succeeded with wrong data */
+	unsigned int changed;		/* the listing differed afterwards */
+	bool ended;			/* an iteration injected nothing */
+	bool last_ok;			/* and it succeeded as a whole */
+};
 
 /* Read the whole of @fd into @buf; the byte count, or -1 and errno. */
 static ssize_t read_all(int fd, char *buf, size_t size)
@@ -119,12 +163,29 @@ static bool write_file(const char *path, const char *s)
 	return ok;
 }
 
+/* @len bytes of a listing, one diagnostic a line. */
+static void log_listing(struct __test_metadata *_metadata, const char *buf,
+			size_t len)
+{
+	const char *end = buf + len;
+
+	while (buf < end) {
+		const char *nl = memchr(buf, '\n', end - buf);
+		int n = nl ? nl - buf : end - buf;
+
+		TH_LOG("  %.*s", n, buf);
+		buf += n + 1;
+	}
+}
+
 /*
- * Run the sequence with the @n-th allocation failing.  Nothing in here may
- * print or touch memory it has not touched before: the tty and the page
- * fault handler allocate too, and would take the fault.
+ * Run the sequence with the @n-th allocation failing, or with none when @n
+ * is NULL.  Nothing in here may print or touch memory it has not touched
+ * before while fail-nth is armed: the tty and the page fault handler
+ * allocate too, and would take the fault.
  */
-static void run_once(int nth, const char *n)
+static void run_once(struct __test_metadata *_metadata, int nth,
+		     const char *n)
 {
 	enum step step = OPEN;
 	int fd = -1, lfd = -1;
@@ -135,11 +196,13 @@ static void run_once(int nth, const char *n)
 	at.err = 0;
 	at.ret = 0;
 	at.listing_len = 0;
+	at.injected = false;
 	memset(at.value, 0, sizeof(at.value));
 
-	if (n && pwrite(nth, n, strlen(n), 0) != (ssize_t)strlen(n))
-		ksft_exit_fail_msg("cannot arm " FAIL_NTH ": %s\n",
-				   strerror(errno));
+	if (n) {
+		ASSERT_EQ((ssize_t)strlen(n), pwrite(nth, n, strlen(n), 0))
+			TH_LOG("cannot arm %s: %s", FAIL_NTH, strerror(errno));
+	}
 
 	fd = open(DEV, O_RDWR);
 	if (fd < 0)
@@ -179,21 +242,22 @@ out:
 		close(lfd);
 	if (fd >= 0)
 		close(fd);
+	if (!n)
+		return;
 	/* Whether the fault was injected; then disarm it in any case. */
-	if (n) {
-		r = pread(nth, left, sizeof(left) - 1, 0);
-		if (pwrite(nth, "0", 1, 0) != 1 || r <= 0)
-			ksft_exit_fail_msg("cannot read or disarm " FAIL_NTH "\n");
-		left[r] = '\0';
-		at.injected = !atoi(left);
-	}
+	r = pread(nth, left, sizeof(left) - 1, 0);
+	ASSERT_EQ(1, pwrite(nth, "0", 1, 0))
+		TH_LOG("cannot disarm %s: %s", FAIL_NTH, strerror(errno));
+	ASSERT_LT(0, r) TH_LOG("cannot read %s back", FAIL_NTH);
+	left[r] = '\0';
+	at.injected = !atoi(left);
 }
 
-/* The system value while the sequence holds 150 us. */
-static int expected;
-
-/* Did the steps that succeeded return what they return without a fault? */
-static bool right_data(void)
+/*
+ * Did the steps that succeeded return what they return without a fault?
+ * @expected: the system value while the sequence holds 150 us.
+ */
+static bool right_data(int expected)
 {
 	char want[16], *line, *next;
 	int ours = 0, system = -1;
@@ -208,11 +272,11 @@ static bool right_data(void)
 	at.listing[at.listing_len] = '\0';
 	/* Our holder, and only ours, at 150 us; the system value with it. */
 	for (line = at.listing; *line; line = next) {
+		int usecs, pid;
+
 		next = line + strcspn(line, "\n");
 		if (*next)
 			*next++ = '\0';
-		int usecs, pid;
-
 		/* "user:<seq> usecs pid comm": ours by its pid. */
 		if (!strncmp(line, "user:", 5) &&
 		    sscanf(line, "%*s %d %d", &usecs, &pid) == 2 &&
@@ -227,11 +291,6 @@ static bool right_data(void)
 	return ours == 1 && system == expected;
 }
 
-/* failslab's settings we change, and their values before. */
-static const char *const knob[] = { "ignore-gfp-wait", "verbose" };
-static const char *const want[] = { "N", "0" };
-static char saved[2][16];
-
 static bool failslab_setup(void)
 {
 	char path[128];
@@ -244,13 +303,13 @@ static bool failslab_setup(void)
 			return false;
 		saved[i][len] = '\0';
 		saved[i][strcspn(saved[i], "\n")] = '\0';
-		if (!write_file(path, want[i]))
+		if (!write_file(path, knob_value[i]))
 			return false;
 	}
 	return true;
 }
 
-static void failslab_restore(void)
+static void failslab_restore(struct __test_metadata *_metadata)
 {
 	char path[128];
 	unsigned int i;
@@ -258,24 +317,19 @@ static void failslab_restore(void)
 	for (i = 0; i < ARRAY_SIZE(knob); i++) {
 		snprintf(path, sizeof(path), FAILSLAB "/%s", knob[i]);
 		if (saved[i][0] && !write_file(path, saved[i]))
-			ksft_print_msg("cannot restore %s\n", path);
+			TH_LOG("cannot restore %s to %s", path, saved[i]);
 	}
 }
 
-/* What one sweep saw. */
-struct sweep {
-	unsigned int iterations;
-	unsigned int injected;		/* iterations whose fault was injected */
-	unsigned int absorbed;		/* injected, yet every step succeeded */
-	unsigned int enomem[NR_STEPS];	/* ENOMEM returned by each step */
-	unsigned int bad_errno;		/* a step failed otherwise */
-	unsigned int bad_data;		/* a step succeeded with wrong data */
-	unsigned int changed;		/* the listing differed afterwards */
-	bool ended;			/* an iteration injected nothing */
-	bool last_ok;			/* and it succeeded as a whole */
-};
+/* Whether to log the @nr-th breach of @p (from 0) in this sweep. */
+static bool tell(const struct sweep *s, enum promise p, unsigned int nr)
+{
+	return s->report == p && nr < MAX_REPORTS;
+}
 
-static void sweep(int nth, struct sweep *s)
+/* Run the sequence with n = 1, 2, ... failing, on @nth (FAIL_NTH). */
+static void sweep(struct __test_metadata *_metadata, int nth,
+		  const struct baseline *before, struct sweep *s)
 {
 	char n[16];
 
@@ -283,132 +337,167 @@ static void sweep(int nth, struct sweep *s)
 		size_t len;
 
 		snprintf(n, sizeof(n), "%u", ++s->iterations);
-		run_once(nth, n);
+		run_once(_metadata, nth, n);
 
 		if (!at.injected) {
 			/* Fewer allocations than n: nothing may fail. */
 			s->ended = true;
 			s->last_ok = at.failed == NR_STEPS;
-			if (!s->last_ok)
-				ksft_print_msg("n=%u, no fault injected: %s returned %zd, %s\n",
-					       s->iterations, step_name[at.failed],
-					       at.ret, strerror(at.err));
+			if (!s->last_ok && tell(s, ENDS, 0))
+				TH_LOG("n=%u, no fault injected: %s returned %zd, %s",
+				       s->iterations, step_name[at.failed],
+				       at.ret, strerror(at.err));
 		} else {
 			s->injected++;
 			if (at.failed == NR_STEPS)
 				s->absorbed++;
 			else if (at.err == ENOMEM)
 				s->enomem[at.failed]++;
-			else if (s->bad_errno++ < MAX_REPORTS)
-				ksft_print_msg("n=%u: %s returned %zd, %s, not ENOMEM\n",
-					       s->iterations, step_name[at.failed],
-					       at.ret, strerror(at.err));
+			else if (tell(s, ERRNO, s->bad_errno++))
+				TH_LOG("n=%u: %s returned %zd, %s, not ENOMEM",
+				       s->iterations, step_name[at.failed],
+				       at.ret, strerror(at.err));
 		}
-		if (!right_data() && s->bad_data++ < MAX_REPORTS)
-			ksft_print_msg("n=%u: read \"%.*s\", or not listed alone at 150\n",
-				       s->iterations,
-				       (int)strcspn(at.value, "\n"), at.value);
+		if (!right_data(before->expected) &&
+		    tell(s, DATA, s->bad_data++))
+			TH_LOG("n=%u: read \"%.*s\", or not listed alone at 150",
+			       s->iterations,
+			       (int)strcspn(at.value, "\n"), at.value);
 
-		if (!read_file(LISTING, at.listing, sizeof(at.listing), &len) ||
-		    len != before_len || memcmp(at.listing, before, len)) {
-			if (s->changed++ < MAX_REPORTS)
-				ksft_print_msg("n=%u (%s failed): the listing changed:\n%.*s",
-					       s->iterations,
-					       at.failed < NR_STEPS ?
-					       step_name[at.failed] : "no step",
-					       (int)len, at.listing);
+		if (!read_file(LISTING, at.listing, sizeof(at.listing), &len))
+			len = 0;
+		else if (len == before->listing_len &&
+			 !memcmp(at.listing, before->listing, len))
+			continue;
+		if (tell(s, LISTING_SAME, s->changed++)) {
+			TH_LOG("n=%u (%s failed): the listing changed to:",
+			       s->iterations, at.failed < NR_STEPS ?
+			       step_name[at.failed] : "no step");
+			log_listing(_metadata, at.listing, len);
 		}
 	}
+	TH_LOG("%u iterations, %u faults injected, %u of them absorbed without an error",
+	       s->iterations, s->injected, s->absorbed);
 }
 
-enum { ERRNO, DATA, LISTING_SAME, ENDS, QUIET, NR_CASES };
-
-static const char *const case_name[NR_CASES] = {
-	[ERRNO]		= "each step succeeds or fails with ENOMEM",
-	[DATA]		= "a step that succeeds returns what it returns without a fault",
-	[LISTING_SAME]	= LISTING " is byte-identical after every attempt",
-	[ENDS]		= "the first iteration without a fault succeeds whole",
-	[QUIET]		= "the sweep logs nothing to the kernel log",
-};
-
-static void report(int c, bool pass)
+FIXTURE_SETUP(fail_nth)
 {
-	ksft_test_result(pass, "fail-nth sweep: %s\n", case_name[c]);
-}
-
-static void skip_all(const char *why)
-{
-	int i;
-
-	for (i = 0; i < NR_CASES; i++)
-		ksft_test_result_skip("fail-nth sweep: %s: %s\n", case_name[i], why);
-	ksft_finished();
-}
-
-int main(void)
-{
-	struct sweep s = { 0 };
+	struct baseline *before = &self->before;
 	const char *sys;
-	int nth, logged, i;
+	bool configured;
 
-	ksft_print_header();
-	ksft_set_plan(NR_CASES);
-	if (geteuid())
-		ksft_exit_fail_msg("must run as root\n");
-
+	ASSERT_EQ(0, geteuid()) TH_LOG("must run as root");
 	if (access(FAIL_NTH, W_OK))
-		skip_all("no " FAIL_NTH " (CONFIG_FAULT_INJECTION is not set)");
+		SKIP(return, "no %s (CONFIG_FAULT_INJECTION is not set)",
+		     FAIL_NTH);
 	if (access(FAILSLAB, F_OK))
-		skip_all("no " FAILSLAB " (CONFIG_FAILSLAB, FAULT_INJECTION_DEBUG_FS)");
-	if (!read_file(LISTING, before, sizeof(before) - 1, &before_len))
-		ksft_exit_fail_msg("cannot read " LISTING "\n");
-	before[before_len] = '\0';
-	sys = strstr(before, "\n# system ");
-	if (!sys)
-		ksft_exit_fail_msg(LISTING " has no system line\n");
-	expected = atoi(sys + 10);
-	if (expected > 150)
-		expected = 150;
-	nth = open(FAIL_NTH, O_RDWR);
-	if (nth < 0)
-		ksft_exit_fail_msg("cannot open " FAIL_NTH "\n");
+		SKIP(return, "no %s (CONFIG_FAILSLAB, FAULT_INJECTION_DEBUG_FS)",
+		     FAILSLAB);
+	ASSERT_TRUE(read_file(LISTING, before->listing,
+			      sizeof(before->listing) - 1,
+			      &before->listing_len))
+		TH_LOG("cannot read %s: %s", LISTING, strerror(errno));
+	before->listing[before->listing_len] = '\0';
+	sys = strstr(before->listing, "\n# system ");
+	ASSERT_NE(NULL, sys) TH_LOG("%s has no system line", LISTING);
+	before->expected = atoi(sys + 10);
+	if (before->expected > 150)
+		before->expected = 150;
+	self->nth = open(FAIL_NTH, O_RDWR);
+	ASSERT_LE(0, self->nth)
+		TH_LOG("cannot open %s: %s", FAIL_NTH, strerror(errno));
 
 	/*
 	 * One run without a fault: it must succeed, and it faults in every
 	 * page the armed runs touch, so that they allocate only for the
 	 * sequence itself.
 	 */
-	run_once(nth, NULL);
-	if (at.failed != NR_STEPS || !right_data())
-		ksft_exit_fail_msg("the sequence fails without a fault (%s: %s)\n",
-				   step_name[at.failed < NR_STEPS ? at.failed : 0],
-				   strerror(at.err));
-	if (!failslab_setup()) {
-		failslab_restore();
-		ksft_exit_fail_msg("cannot configure " FAILSLAB "\n");
+	run_once(_metadata, self->nth, NULL);
+	ASSERT_EQ(NR_STEPS, at.failed)
+		TH_LOG("the sequence fails without a fault: %s: %s",
+		       step_name[at.failed], strerror(at.err));
+	ASSERT_TRUE(right_data(before->expected))
+		TH_LOG("the sequence reads \"%.*s\" without a fault, or is not listed alone at 150",
+		       (int)strcspn(at.value, "\n"), at.value);
+
+	/*
+	 * Last: the teardown, which puts failslab back, runs only after a
+	 * setup that completed.
+	 */
+	configured = failslab_setup();
+	if (!configured)
+		failslab_restore(_metadata);
+	ASSERT_TRUE(configured) TH_LOG("cannot configure %s", FAILSLAB);
+	TH_LOG("failslab: %s=%s (was %s), %s=%s (was %s)",
+	       knob[0], knob_value[0], saved[0],
+	       knob[1], knob_value[1], saved[1]);
+}
+
+FIXTURE_TEARDOWN(fail_nth)
+{
+	failslab_restore(_metadata);
+	close(self->nth);
+}
+
+TEST_F_TIMEOUT(fail_nth, each_step_succeeds_or_fails_with_enomem,
+	       SWEEP_TIMEOUT)
+{
+	struct sweep s = { .report = ERRNO };
+	int i;
+
+	sweep(_metadata, self->nth, &self->before, &s);
+	for (i = 0; i < NR_STEPS; i++)
+		TH_LOG("ENOMEM from %s: %u", step_name[i], s.enomem[i]);
+	EXPECT_EQ(0, s.bad_errno);
+	/* Not vacuous: some fault reached a step. */
+	EXPECT_LT(s.absorbed, s.injected)
+		TH_LOG("no injected fault made a step fail");
+}
+
+TEST_F_TIMEOUT(fail_nth, succeeding_step_returns_the_unfaulted_data,
+	       SWEEP_TIMEOUT)
+{
+	struct sweep s = { .report = DATA };
+
+	sweep(_metadata, self->nth, &self->before, &s);
+	EXPECT_EQ(0, s.bad_data);
+}
+
+TEST_F_TIMEOUT(fail_nth, listing_is_byte_identical_after_every_attempt,
+	       SWEEP_TIMEOUT)
+{
+	struct sweep s = { .report = LISTING_SAME };
+
+	sweep(_metadata, self->nth, &self->before, &s);
+	EXPECT_EQ(0, s.changed) {
+		TH_LOG("the listing before the sweep:");
+		log_listing(_metadata, self->before.listing,
+			    self->before.listing_len);
 	}
-	ksft_print_msg("failslab: %s=%s (was %s), %s=%s (was %s)\n",
-		       knob[0], want[0], saved[0], knob[1], want[1], saved[1]);
+}
+
+TEST_F_TIMEOUT(fail_nth, first_iteration_without_a_fault_succeeds_whole,
+	       SWEEP_TIMEOUT)
+{
+	struct sweep s = { .report = ENDS };
+
+	sweep(_metadata, self->nth, &self->before, &s);
+	EXPECT_TRUE(s.ended)
+		TH_LOG("a fault was injected in all %d iterations", MAX_ITERATIONS);
+	EXPECT_TRUE(s.last_ok);
+}
+
+TEST_F_TIMEOUT(fail_nth, sweep_logs_nothing_to_the_kernel_log, SWEEP_TIMEOUT)
+{
+	struct sweep s = { .report = QUIET };
+	int logged;
 
 	kmsg_start();
-	sweep(nth, &s);
+	sweep(_metadata, self->nth, &self->before, &s);
 	logged = kmsg_new_records(MAX_REPORTS);
-	failslab_restore();
-	close(nth);
-
-	ksft_print_msg("%u iterations, %u faults injected, %u of them absorbed without an error\n",
-		       s.iterations, s.injected, s.absorbed);
-	for (i = 0; i < NR_STEPS; i++)
-		ksft_print_msg("ENOMEM from %s: %u\n", step_name[i], s.enomem[i]);
-
-	report(ERRNO, !s.bad_errno && s.injected > s.absorbed);
-	report(DATA, !s.bad_data);
-	report(LISTING_SAME, !s.changed);
-	report(ENDS, s.ended && s.last_ok);
 	if (logged < 0)
-		ksft_test_result_skip("fail-nth sweep: %s: no /dev/kmsg\n",
-				      case_name[QUIET]);
-	else
-		report(QUIET, !logged);
-	ksft_finished();
+		SKIP(return, "no /dev/kmsg");
+	EXPECT_EQ(0, logged);
 }
+
+TEST_HARNESS_MAIN

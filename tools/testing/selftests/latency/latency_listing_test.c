@@ -10,6 +10,9 @@
  *    no pid and no comm, one inside shows the pid that namespace knows;
  *  - write text the way C programs do, with its NUL ("100" and sizeof):
  *    that is 100 us, never a binary int; a binary int is refused.
+ *
+ * kselftest_harness.h tests of one fixture, which opens the holder each
+ * test writes through; they skip when the kernel has no CONFIG_LATENCY.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -22,7 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../kselftest_harness.h"
+#include "kselftest_harness.h"
 
 #define DEV	"/dev/acceptable_latency"
 #define LISTING	"/proc/latency_constraints"

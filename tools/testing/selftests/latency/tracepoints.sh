@@ -3,31 +3,43 @@
 #
 # The latency_add, latency_update and latency_remove trace events name the
 # holder, its old and new value and the resulting system value.
+#
+# KTAP output through kselftest/ktap_helpers.sh; skips as a whole without
+# the latency trace events.  ktap_test_result runs its command word-split,
+# so each check is a function of no argument.
+
+DIR=$(dirname "$(readlink -f "$0")")
+# shellcheck source=/dev/null
+. "$DIR/../kselftest/ktap_helpers.sh"
 
 T=/sys/kernel/tracing
 DEV=/dev/acceptable_latency
-n=0
-fails=0
 
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fails=$((fails + 1))
-	fi
+# traced PATTERN: the trace has a line that PATTERN (a basic regex) matches
+traced() {
+	echo "$trace" | grep -q "$1"
 }
 
-echo "TAP version 13"
-echo "1..6"
+# The checks, on $trace, $id (the holder) and $base (the system value).
+add_names_holder() { [ -n "$id" ]; }
+add_seen() { traced "latency_add: identifier=$id usecs=1000000 system=$base\$"; }
+update_to_150_seen() {
+	traced "latency_update: identifier=$id old_usecs=1000000 usecs=150 system=150\$"
+}
+update_to_120_seen() {
+	traced "latency_update: identifier=$id old_usecs=150 usecs=120 system=120\$"
+}
+remove_seen() { traced "latency_remove: identifier=$id old_usecs=120 system=$base\$"; }
+four_events() { [ "$cnt" -eq 4 ]; }
+
+ktap_print_header
 
 if [ ! -d $T/events/latency ]; then
-	for i in 1 2 3 4 5 6; do
-		echo "ok $i - trace events # SKIP no $T/events/latency"
-	done
-	exit 4
+	ktap_skip_all "no $T/events/latency"
+	exit "$KSFT_SKIP"
 fi
+
+ktap_set_plan 6
 
 base=$(cat $DEV)
 echo 0 >$T/tracing_on
@@ -48,16 +60,12 @@ echo "$trace" | sed 's/^/# /'
 id=$(echo "$trace" |
 	sed -n 's/.*latency_add: identifier=\(user:[0-9]*\) .*/\1/p' |
 	head -n 1)
-ok "$([ -n "$id" ]; echo $?)" "latency_add names the new user-space holder ($id)"
-echo "$trace" | grep -q "latency_add: identifier=$id usecs=1000000 system=$base\$"
-ok $? "latency_add: no constraint yet, system $base"
-echo "$trace" | grep -q "latency_update: identifier=$id old_usecs=1000000 usecs=150 system=150\$"
-ok $? "latency_update: 1000000 -> 150, system 150"
-echo "$trace" | grep -q "latency_update: identifier=$id old_usecs=150 usecs=120 system=120\$"
-ok $? "latency_update: 150 -> 120, system 120"
-echo "$trace" | grep -q "latency_remove: identifier=$id old_usecs=120 system=$base\$"
-ok $? "latency_remove on close: system back to $base"
 cnt=$(echo "$trace" | grep -c "identifier=$id ")
-ok "$([ "$cnt" -eq 4 ]; echo $?)" "exactly four events for the holder (saw $cnt)"
 
-[ $fails -eq 0 ]
+ktap_test_result "latency_add names the new user-space holder ($id)" add_names_holder
+ktap_test_result "latency_add: no constraint yet, system $base" add_seen
+ktap_test_result "latency_update: 1000000 -> 150, system 150" update_to_150_seen
+ktap_test_result "latency_update: 150 -> 120, system 120" update_to_120_seen
+ktap_test_result "latency_remove on close: system back to $base" remove_seen
+ktap_test_result "exactly four events for the holder (saw $cnt)" four_events
+ktap_finished
