@@ -228,12 +228,17 @@ latency_find(struct latency_registry *r, const char *id, u32 hash)
 
 	lockdep_assert_held(&r->lock);
 	hash_for_each_possible(r->names, req, hnode, hash) {
-		if (req->hash == hash && !strcmp(req->identifier, id))
+		if (req->hash == hash && req->identifier &&
+		    !strcmp(req->identifier, id))
 			return req;
 	}
 	return NULL;
 }
 
+/*
+ * The listing's order: by value, then named holders by identifier, then
+ * PM QoS requests (no identifier) in the order they were added.
+ */
 VISIBLE_IF_KUNIT bool latency_less(struct rb_node *a, const struct rb_node *b)
 {
 	const struct latency_request *ra, *rb;
@@ -242,7 +247,11 @@ VISIBLE_IF_KUNIT bool latency_less(struct rb_node *a, const struct rb_node *b)
 	rb = rb_entry(b, struct latency_request, rbnode);
 	if (ra->usecs != rb->usecs)
 		return ra->usecs < rb->usecs;
-	return strcmp(ra->identifier, rb->identifier) < 0;
+	if (ra->identifier && rb->identifier)
+		return strcmp(ra->identifier, rb->identifier) < 0;
+	if (ra->identifier || rb->identifier)
+		return !!ra->identifier;
+	return ra->hash < rb->hash;
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_less);
 
@@ -251,6 +260,29 @@ static struct latency_request *latency_leftmost(struct latency_registry *r)
 	struct rb_node *node = rb_first_cached(&r->by_usecs);
 
 	return node ? rb_entry(node, struct latency_request, rbnode) : NULL;
+}
+
+/* Room for the name a holder is listed and traced by. */
+#define LATENCY_NAME_LEN	(LATENCY_ID_MAX + 1)
+
+/*
+ * The name a holder is listed and traced by: its identifier, or for a CPU
+ * latency QoS request "pm_qos:" and the function that added it, written
+ * into @buf.  "func [module]" loses its blank, so that the name stays one
+ * word of the listing.
+ */
+static const char *latency_name(const char *identifier, unsigned long caller,
+				char buf[LATENCY_NAME_LEN])
+{
+	char *blank;
+
+	if (identifier)
+		return identifier;
+	snprintf(buf, LATENCY_NAME_LEN, "pm_qos:%ps", (void *)caller);
+	blank = strchr(buf, ' ');
+	if (blank)
+		memmove(blank, blank + 1, strlen(blank));
+	return buf;
 }
 
 /*
@@ -280,8 +312,12 @@ static bool latency_link(struct latency_registry *r,
 	rb_add_cached(&req->rbnode, &r->by_usecs, latency_less);
 	r->count++;
 	changed = latency_publish(r);
-	if (r == &latency_system)
-		trace_latency_add(req->identifier, req->usecs, *r->value);
+	if (r == &latency_system && trace_latency_add_enabled()) {
+		char buf[LATENCY_NAME_LEN];
+
+		trace_latency_add(latency_name(req->identifier, req->caller, buf),
+				  req->usecs, *r->value);
+	}
 	return changed;
 }
 
@@ -296,8 +332,13 @@ static bool latency_unlink(struct latency_registry *r,
 	rb_erase_cached(&req->rbnode, &r->by_usecs);
 	r->count--;
 	changed = latency_publish(r);
-	if (r == &latency_system)
-		trace_latency_remove(req->identifier, req->usecs, *r->value);
+	if (r == &latency_system && trace_latency_remove_enabled()) {
+		char buf[LATENCY_NAME_LEN];
+
+		trace_latency_remove(latency_name(req->identifier, req->caller,
+						  buf),
+				     req->usecs, *r->value);
+	}
 	return changed;
 }
 
@@ -330,8 +371,13 @@ static bool latency_change(struct latency_registry *r,
 	rb_add_cached(&req->rbnode, &r->by_usecs, latency_less);
 out:
 	changed = latency_publish(r);
-	if (r == &latency_system)
-		trace_latency_update(req->identifier, old, usecs, *r->value);
+	if (r == &latency_system && trace_latency_update_enabled()) {
+		char buf[LATENCY_NAME_LEN];
+
+		trace_latency_update(latency_name(req->identifier, req->caller,
+						  buf),
+				     old, usecs, *r->value);
+	}
 	return changed;
 }
 
@@ -716,6 +762,53 @@ int latency_registry_remove_request(struct latency_registry *r,
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_remove_request);
 
+/* Orders CPU latency QoS requests of equal value in the listing. */
+static atomic_t latency_qos_serial = ATOMIC_INIT(0);
+
+/**
+ * latency_registry_add_qos - add a CPU latency QoS request to a registry
+ * @r: the registry
+ * @req: the request: zeroed, or removed since it was last added
+ * @usecs: the constraint in microseconds, 0 or more
+ * @caller: where the request is added from, which names it
+ *
+ * The CPU latency QoS class of PM QoS holds its requests here, each
+ * without an identifier: the listing and the trace events name it by
+ * @caller.  Unlike latency_registry_add_request(), callable where
+ * cpu_latency_qos_add_request() always was: the notifiers are called
+ * later, from process context.
+ *
+ * Context: Any context, including hard interrupt; never sleeps.
+ * Return: 0, or -EINVAL for a request already active (with a warning).
+ */
+int latency_registry_add_qos(struct latency_registry *r,
+			     struct latency_request *req, int usecs,
+			     unsigned long caller)
+{
+	unsigned long flags;
+	bool changed = false;
+	bool active;
+
+	raw_spin_lock_irqsave(&r->lock, flags);
+	active = latency_request_active(req);
+	if (!active) {
+		req->identifier = NULL;
+		req->caller = caller;
+		req->hash = atomic_inc_return(&latency_qos_serial);
+		req->usecs = latency_clamp(usecs);
+		req->allocated = false;
+		changed = latency_link(r, req);
+	}
+	raw_spin_unlock_irqrestore(&r->lock, flags);
+
+	if (WARN_ONCE(active, "latency: PM QoS request added twice\n"))
+		return -EINVAL;
+	if (changed)
+		schedule_work(&r->notify_work);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_registry_add_qos);
+
 /**
  * latency_registry_add_kernel - add the built-in "kernel" constraint
  * @r: the registry
@@ -826,8 +919,11 @@ unsigned int latency_registry_check(struct latency_registry *r)
 	hash_for_each(r->names, bkt, req, hnode) {
 		hashed++;
 		min = min(min, req->usecs);
-		if (req->hash != latency_hash(req->identifier) ||
-		    req->usecs < 0 || req->usecs > INFINITE_LATENCY)
+		if (req->usecs < 0 || req->usecs > INFINITE_LATENCY)
+			bad++;
+		if (!req->identifier)
+			continue;	/* a PM QoS request: no name */
+		if (req->hash != latency_hash(req->identifier))
 			bad++;
 		if (latency_find(r, req->identifier, req->hash) != req)
 			bad++;	/* a duplicate name */
@@ -856,6 +952,9 @@ struct latency_entry {
 	int usecs;
 	struct pid *pid;
 	char comm[TASK_COMM_LEN];
+	bool named;
+	unsigned long caller;
+	u32 hash;
 	char identifier[LATENCY_ID_MAX + 1];
 };
 
@@ -872,7 +971,10 @@ static void latency_entry_copy(struct latency_entry *e,
 	e->usecs = req->usecs;
 	e->pid = c ? get_pid(c->pid) : NULL;
 	strscpy(e->comm, c ? c->comm : "", sizeof(e->comm));
-	strscpy(e->identifier, req->identifier, sizeof(e->identifier));
+	e->named = req->identifier;
+	e->caller = req->caller;
+	e->hash = req->hash;
+	strscpy(e->identifier, req->identifier ?: "", sizeof(e->identifier));
 }
 
 /*
@@ -884,8 +986,11 @@ static void latency_entry_show(struct seq_file *m, struct latency_entry *e,
 			       struct pid_namespace *ns)
 {
 	pid_t nr = e->pid ? pid_nr_ns(e->pid, ns) : 0;
+	char buf[LATENCY_NAME_LEN];
 
-	seq_printf(m, "%s %d ", e->identifier, e->usecs);
+	seq_printf(m, "%s %d ",
+		   latency_name(e->named ? e->identifier : NULL, e->caller, buf),
+		   e->usecs);
 	if (nr) {
 		seq_printf(m, "%d ", nr);
 		seq_escape_str(m, e->comm, ESCAPE_SPACE | ESCAPE_SPECIAL,
@@ -936,7 +1041,10 @@ int latency_registry_show(struct latency_registry *r, struct seq_file *m)
 	struct pid_namespace *ns = task_active_pid_ns(current);
 	char key_id[LATENCY_ID_MAX + 1], holder[LATENCY_ID_MAX + 1] = "-";
 	struct latency_request key = { .identifier = key_id };
+	unsigned long holder_caller = 0;
 	struct latency_request *first;
+	char buf[LATENCY_NAME_LEN];
+	bool holder_named = true;
 	struct latency_entry *e;
 	int value = INFINITE_LATENCY;
 	struct rb_node *node;
@@ -962,8 +1070,12 @@ int latency_registry_show(struct latency_registry *r, struct seq_file *m)
 		if (!node) {
 			value = latency_registry_value(r);
 			first = latency_leftmost(r);
-			strscpy(holder, first && first->usecs < INFINITE_LATENCY ?
-				first->identifier : "-", sizeof(holder));
+			if (first && first->usecs < INFINITE_LATENCY) {
+				holder_named = first->identifier;
+				holder_caller = first->caller;
+				strscpy(holder, first->identifier ?: "",
+					sizeof(holder));
+			}
 		}
 		raw_spin_unlock_irqrestore(&r->lock, flags);
 
@@ -971,11 +1083,14 @@ int latency_registry_show(struct latency_registry *r, struct seq_file *m)
 			latency_entry_show(m, &e[i], ns);
 		if (n) {
 			key.usecs = e[n - 1].usecs;
+			key.identifier = e[n - 1].named ? key_id : NULL;
+			key.hash = e[n - 1].hash;
 			strscpy(key_id, e[n - 1].identifier, sizeof(key_id));
 		}
 		start = false;
 	} while (node);
-	seq_printf(m, "# system %d %s\n", value, holder);
+	seq_printf(m, "# system %d %s\n", value,
+		   latency_name(holder_named ? holder : NULL, holder_caller, buf));
 	kfree(e);
 	return 0;
 }

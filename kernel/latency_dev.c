@@ -101,16 +101,20 @@ static int latency_dev_parse(const char __user *ubuf, size_t count, int *usecs)
 	return 0;
 }
 
-static int latency_dev_open(struct inode *inode, struct file *file)
+/**
+ * latency_dev_hold - make an open file a holder of the system registry
+ * @file: the file, whose ->private_data becomes the holder
+ *
+ * Registers "user:<seq>" with no constraint, the opener as its owner.
+ * /dev/acceptable_latency and /dev/cpu_dma_latency hold through this.
+ *
+ * Context: Process context (->open()); may sleep.
+ * Return: 0, or -ENOMEM.
+ */
+int latency_dev_hold(struct file *file)
 {
 	struct latency_dev_holder *h;
 	int ret;
-
-	/* misc_open() left the miscdevice here; we never use it. */
-	file->private_data = NULL;
-
-	if (!(file->f_mode & FMODE_WRITE))
-		return 0;
 
 	h = kzalloc(sizeof(*h), GFP_KERNEL);
 	if (!h)
@@ -131,36 +135,72 @@ static int latency_dev_open(struct inode *inode, struct file *file)
 	return 0;
 }
 
-static int latency_dev_release(struct inode *inode, struct file *file)
+/**
+ * latency_dev_unhold - remove the holder of an open file, if it has one
+ * @file: the file
+ *
+ * Context: Process context (->release()).
+ */
+void latency_dev_unhold(struct file *file)
 {
 	struct latency_dev_holder *h = file->private_data;
 
 	if (h) {
 		remove_acceptable_latency(h->id);
 		kfree(h);
+		file->private_data = NULL;
 	}
+}
+
+/**
+ * latency_dev_set - set the constraint of an open file's holder
+ * @file: the file, made a holder by latency_dev_hold()
+ * @usecs: the constraint, 0 to INFINITE_LATENCY
+ *
+ * set_acceptable_latency() semantics: when it returns, the new system value
+ * is published and every notifier has run.
+ *
+ * Context: Process context (->write()); may sleep.
+ * Return: 0, or what latency_registry_set() returns.
+ */
+int latency_dev_set(struct file *file, int usecs)
+{
+	struct latency_dev_holder *h = file->private_data;
+
+	/* The holder exists since open: the owner it recorded stays. */
+	return latency_registry_set(&latency_system, h->id, usecs, current);
+}
+
+static int latency_dev_open(struct inode *inode, struct file *file)
+{
+	/* misc_open() left the miscdevice here; we never use it. */
+	file->private_data = NULL;
+
+	if (!(file->f_mode & FMODE_WRITE))
+		return 0;
+	return latency_dev_hold(file);
+}
+
+static int latency_dev_release(struct inode *inode, struct file *file)
+{
+	latency_dev_unhold(file);
 	return 0;
 }
 
 /*
- * Set the holder's constraint.  set_acceptable_latency() semantics: when
- * write() returns, the new system value is published and every notifier has
+ * Set the holder's constraint; when write() returns, every notifier has
  * run.  Values above INFINITE_LATENCY mean "no constraint", as for a driver.
  */
 static ssize_t latency_dev_write(struct file *file, const char __user *ubuf,
 				 size_t count, loff_t *ppos)
 {
-	struct latency_dev_holder *h = file->private_data;
 	int usecs;
 	int ret;
 
 	ret = latency_dev_parse(ubuf, count, &usecs);
 	if (ret)
 		return ret;
-	usecs = min(usecs, INFINITE_LATENCY);
-
-	/* The holder exists since open: the owner it recorded stays. */
-	ret = latency_registry_set(&latency_system, h->id, usecs, current);
+	ret = latency_dev_set(file, min(usecs, INFINITE_LATENCY));
 	if (ret)
 		return ret;
 	return count;

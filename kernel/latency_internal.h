@@ -19,6 +19,7 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
+struct file;
 struct seq_file;
 
 /**
@@ -92,6 +93,9 @@ int latency_registry_update_request(struct latency_registry *r,
 				    struct latency_request *req, int usecs);
 int latency_registry_remove_request(struct latency_registry *r,
 				    struct latency_request *req);
+int latency_registry_add_qos(struct latency_registry *r,
+			     struct latency_request *req, int usecs,
+			     unsigned long caller);
 void latency_registry_sync(struct latency_registry *r);
 void latency_registry_flush(struct latency_registry *r);
 int latency_registry_get(struct latency_registry *r, const char *identifier);
@@ -110,6 +114,11 @@ static inline int latency_registry_value(struct latency_registry *r)
 {
 	return READ_ONCE(*r->value);
 }
+
+/* latency_dev.c: a holder per open file, of either device. */
+int latency_dev_hold(struct file *file);
+void latency_dev_unhold(struct file *file);
+int latency_dev_set(struct file *file, int usecs);
 
 /* The registry behind set_acceptable_latency() and friends. */
 extern struct latency_registry latency_system;

@@ -34,24 +34,28 @@
  * struct latency_request - a constraint whose memory its holder provides
  * @hnode: private to kernel/latency.c
  * @rbnode: private to kernel/latency.c
- * @identifier: the holder's name, as given to latency_request_init()
- * @hash: private to kernel/latency.c
+ * @identifier: the holder's name, as given to latency_request_init(); NULL
+ *	for a CPU latency QoS request, which is named by @caller
+ * @caller: private: where a CPU latency QoS request was added from
+ * @hash: private to kernel/latency.c (for a CPU latency QoS request, a
+ *	serial number)
  * @usecs: the constraint in microseconds
  * @allocated: private: true for a constraint made by set_acceptable_latency()
  *
  * The handle form of a constraint, for a holder that changes it often or
  * must not allocate: the holder embeds the request in a structure of its
- * own (as with struct pm_qos_request), names it once with
- * latency_request_init(), and keeps it and the identifier string alive
- * while it is added.  Adding and removing a request allocate nothing and
- * check no name; changing it needs no lookup by name.  It shares the namespace and the
- * listing of the named constraints.  Calls on one request are serialised by
- * its holder.
+ * own, names it once with latency_request_init(), and keeps it and the
+ * identifier string alive while it is added.  Adding and removing a
+ * request allocate nothing and check no name; changing it needs no lookup
+ * by name.  It shares the namespace and the listing of the named
+ * constraints.  Calls on one request are serialised by its holder.  Every
+ * struct pm_qos_request of the CPU latency QoS embeds one.
  */
 struct latency_request {
 	struct hlist_node hnode;
 	struct rb_node rbnode;
 	const char *identifier;
+	unsigned long caller;
 	u32 hash;
 	int usecs;
 	bool allocated;

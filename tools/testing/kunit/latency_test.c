@@ -19,6 +19,7 @@
 #include <linux/kthread.h>
 #include <linux/latency.h>
 #include <linux/limits.h>
+#include <linux/pm_qos.h>
 #include <linux/prandom.h>
 #include <linux/random.h>
 #include <linux/seq_file.h>
@@ -1374,6 +1375,222 @@ static void latency_system_notifier(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, unregister_latency_notifier(&l->nb), -ENOENT);
 }
 
+/*
+ * The CPU latency QoS of PM QoS, which runs on the system registry: its 6.12
+ * semantics case by case, and one value for every kind of holder.
+ */
+
+struct latency_qos_ctx {
+	struct pm_qos_request qos[2];
+	struct latency_request req;
+	int kernel;		/* the "kernel" holder's value, lifted; or -1 */
+};
+
+static void latency_qos_cleanup(void *data)
+{
+	struct latency_qos_ctx *q = data;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(q->qos); i++)
+		if (cpu_latency_qos_request_active(&q->qos[i]))
+			cpu_latency_qos_remove_request(&q->qos[i]);
+	if (latency_request_active(&q->req))
+		latency_request_remove(&q->req);
+	remove_acceptable_latency(KTEST_ID ":qos");
+	if (q->kernel >= 0)
+		set_acceptable_latency("kernel", q->kernel);
+	latency_registry_flush(&latency_system);
+}
+
+/* With @alone, the "kernel" holder is lifted for the test: none is left. */
+static struct latency_qos_ctx *qos_ctx(struct kunit *test, bool alone)
+{
+	struct latency_qos_ctx *q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	q->kernel = -1;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							latency_qos_cleanup, q),
+			0);
+	if (!alone)
+		return q;
+	q->kernel = latency_registry_get(&latency_system, "kernel");
+	if (q->kernel >= 0)
+		KUNIT_ASSERT_EQ(test, remove_acceptable_latency("kernel"), 0);
+	else
+		q->kernel = -1;
+	if (system_latency_constraint() != INFINITE_LATENCY)
+		kunit_skip(test, "a holder besides \"kernel\" constrains the system");
+	return q;
+}
+
+/* The two views of one value agree; @usecs is the registry's. */
+static void expect_both(struct kunit *test, int usecs)
+{
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), usecs);
+	KUNIT_EXPECT_EQ(test, cpu_latency_qos_limit(),
+			usecs < INFINITE_LATENCY ? usecs :
+			PM_QOS_CPU_LATENCY_DEFAULT_VALUE);
+}
+
+static void latency_qos_limit_is_the_system_value(struct kunit *test)
+{
+	struct latency_qos_ctx *q = qos_ctx(test, true);
+
+	expect_both(test, INFINITE_LATENCY);
+	cpu_latency_qos_add_request(&q->qos[0], INFINITE_LATENCY - 1);
+	expect_both(test, INFINITE_LATENCY - 1);
+	/* The boundary: 1 s and more is "no constraint" in both. */
+	cpu_latency_qos_update_request(&q->qos[0], INFINITE_LATENCY);
+	expect_both(test, INFINITE_LATENCY);
+	cpu_latency_qos_update_request(&q->qos[0], 0);
+	expect_both(test, 0);
+	cpu_latency_qos_update_request(&q->qos[0], S32_MAX);
+	expect_both(test, INFINITE_LATENCY);
+	cpu_latency_qos_remove_request(&q->qos[0]);
+	expect_both(test, INFINITE_LATENCY);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(&latency_system), 0U);
+}
+
+static void latency_qos_default_value(struct kunit *test)
+{
+	struct latency_qos_ctx *q = qos_ctx(test, false);
+	int base = system_latency_constraint();
+
+	KUNIT_ASSERT_GT(test, base, 40);
+	/* PM_QOS_DEFAULT_VALUE on add: a request that constrains nothing. */
+	cpu_latency_qos_add_request(&q->qos[0], PM_QOS_DEFAULT_VALUE);
+	KUNIT_EXPECT_TRUE(test, cpu_latency_qos_request_active(&q->qos[0]));
+	expect_both(test, base);
+	cpu_latency_qos_update_request(&q->qos[0], 40);
+	expect_both(test, 40);
+	/* ... and on update: the request stays, its constraint goes. */
+	cpu_latency_qos_update_request(&q->qos[0], PM_QOS_DEFAULT_VALUE);
+	KUNIT_EXPECT_TRUE(test, cpu_latency_qos_request_active(&q->qos[0]));
+	expect_both(test, base);
+	cpu_latency_qos_remove_request(&q->qos[0]);
+	KUNIT_EXPECT_FALSE(test, cpu_latency_qos_request_active(&q->qos[0]));
+	/* Removal zeroes the request, which can be added again. */
+	KUNIT_EXPECT_NULL(test, memchr_inv(&q->qos[0], 0, sizeof(q->qos[0])));
+	cpu_latency_qos_add_request(&q->qos[0], 30);
+	expect_both(test, 30);
+}
+
+static void latency_qos_invalid_value_ignored(struct kunit *test)
+{
+	struct latency_qos_ctx *q = qos_ctx(test, false);
+	int base = system_latency_constraint();
+
+	KUNIT_ASSERT_GT(test, base, 30);
+	cpu_latency_qos_add_request(&q->qos[0], -5);
+	KUNIT_EXPECT_FALSE(test, cpu_latency_qos_request_active(&q->qos[0]));
+	expect_both(test, base);
+	cpu_latency_qos_add_request(&q->qos[0], 30);
+	cpu_latency_qos_update_request(&q->qos[0], -2);
+	expect_both(test, 30);
+	cpu_latency_qos_update_request(&q->qos[0], INT_MIN);
+	expect_both(test, 30);
+	/* NULL is ignored by every call, as in 6.12. */
+	cpu_latency_qos_add_request(NULL, 10);
+	cpu_latency_qos_update_request(NULL, 10);
+	cpu_latency_qos_remove_request(NULL);
+	expect_both(test, 30);
+}
+
+static void latency_qos_misuse_warns_and_changes_nothing(struct kunit *test)
+{
+	struct latency_qos_ctx *q = qos_ctx(test, false);
+	int base = system_latency_constraint();
+
+	KUNIT_ASSERT_GT(test, base, 50);
+	cpu_latency_qos_add_request(&q->qos[0], 50);
+	kunit_info(test, "expect a warning: PM QoS request added twice\n");
+	cpu_latency_qos_add_request(&q->qos[0], 20);
+	expect_both(test, 50);
+	kunit_info(test, "expect a warning: PM QoS update of a request not added\n");
+	cpu_latency_qos_update_request(&q->qos[1], 20);
+	expect_both(test, 50);
+	kunit_info(test, "expect a warning: PM QoS removal of a request not added\n");
+	cpu_latency_qos_remove_request(&q->qos[1]);
+	expect_both(test, 50);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(&latency_system), 0U);
+}
+
+static void latency_qos_mixed_holders_one_value(struct kunit *test)
+{
+	struct latency_qos_ctx *q = qos_ctx(test, false);
+	int base = system_latency_constraint();
+
+	KUNIT_ASSERT_GT(test, base, 300);
+	KUNIT_ASSERT_EQ(test, set_acceptable_latency(KTEST_ID ":qos", 300), 0);
+	KUNIT_ASSERT_EQ(test, latency_request_init(&q->req, KTEST_ID ":qreq"),
+			0);
+	KUNIT_ASSERT_EQ(test, latency_request_add(&q->req, 200), 0);
+	cpu_latency_qos_add_request(&q->qos[0], 100);
+	cpu_latency_qos_add_request(&q->qos[1], 150);
+	expect_both(test, 100);
+	/* A named holder goes below PM QoS, and PM QoS sees it. */
+	KUNIT_EXPECT_EQ(test, modify_acceptable_latency(KTEST_ID ":qos", 50), 0);
+	expect_both(test, 50);
+	KUNIT_EXPECT_EQ(test, modify_acceptable_latency(KTEST_ID ":qos", 300), 0);
+	cpu_latency_qos_remove_request(&q->qos[0]);
+	expect_both(test, 150);
+	cpu_latency_qos_remove_request(&q->qos[1]);
+	expect_both(test, 200);
+	KUNIT_EXPECT_EQ(test, latency_request_remove(&q->req), 0);
+	expect_both(test, 300);
+	KUNIT_EXPECT_EQ(test, remove_acceptable_latency(KTEST_ID ":qos"), 0);
+	expect_both(test, base);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(&latency_system), 0U);
+}
+
+/* The listing names a PM QoS request by the function that added it. */
+static void latency_qos_listed_by_caller(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+	struct latency_request *a = new_req(test), *b = new_req(test);
+	unsigned long here = (unsigned long)latency_qos_listed_by_caller;
+	struct seq_file m = {};
+	char want[128];
+
+	new_seq(test, &m);
+	KUNIT_ASSERT_EQ(test, latency_registry_add_qos(r, a, 70, here), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_add_qos(r, b, 70, here), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "named", 70, NULL), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
+	latency_registry_show(r, &m);
+	/* Named holders first at one value, then requests as added. */
+	snprintf(want, sizeof(want), "named 70 - -\npm_qos:%s", __func__);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(m.buf, want), "%s", m.buf);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(m.buf, "# system 70 named\n"),
+				  "%s", m.buf);
+	KUNIT_EXPECT_EQ(test, latency_registry_remove(r, "named"), 0);
+	m.count = 0;
+	memset(m.buf, 0, m.size);
+	latency_registry_show(r, &m);
+	snprintf(want, sizeof(want), "# system 70 pm_qos:%s", __func__);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(m.buf, want), "%s", m.buf);
+	/* The named calls never reach a request without a name. */
+	KUNIT_EXPECT_EQ(test, latency_registry_modify(r, "pm_qos", 1), -ENOENT);
+	KUNIT_EXPECT_EQ(test, latency_registry_remove_request(r, a), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_remove_request(r, b), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), INFINITE_LATENCY);
+}
+
+/* And on the system registry, by the caller of cpu_latency_qos_add_request(). */
+static void latency_qos_system_listing_names_caller(struct kunit *test)
+{
+	struct latency_qos_ctx *q = qos_ctx(test, false);
+	struct seq_file m = {};
+	char want[128];
+
+	new_seq(test, &m);
+	cpu_latency_qos_add_request(&q->qos[0], 60);
+	latency_registry_show(&latency_system, &m);
+	snprintf(want, sizeof(want), "pm_qos:%s", __func__);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(m.buf, want), "%s", m.buf);
+}
+
 static struct kunit_case latency_test_cases[] = {
 	KUNIT_CASE(latency_registry_empty_is_infinite),
 	KUNIT_CASE(latency_system_value_matches_holders),
@@ -1421,6 +1638,13 @@ static struct kunit_case latency_test_cases[] = {
 	KUNIT_CASE(latency_system_ipw2100_life_cycle),
 	KUNIT_CASE(latency_system_request),
 	KUNIT_CASE(latency_system_notifier),
+	KUNIT_CASE(latency_qos_limit_is_the_system_value),
+	KUNIT_CASE(latency_qos_default_value),
+	KUNIT_CASE(latency_qos_invalid_value_ignored),
+	KUNIT_CASE(latency_qos_misuse_warns_and_changes_nothing),
+	KUNIT_CASE(latency_qos_mixed_holders_one_value),
+	KUNIT_CASE(latency_qos_listed_by_caller),
+	KUNIT_CASE(latency_qos_system_listing_names_caller),
 	{}
 };
 

@@ -24,8 +24,10 @@ IDLE=2			# seconds of idle per observation
 CPUIDLE=/sys/devices/system/cpu/cpuidle
 DEV=/dev/acceptable_latency
 GOVERNORS="ladder menu teo"
-# 4, then 4 for each governor, and 2 about the power files (held, released)
-NTESTS=18
+QOS_DEV=/dev/cpu_dma_latency
+# 4, then 4 for each governor, 2 about the power files (held, released),
+# and 3 about a holder of $QOS_DEV
+NTESTS=21
 
 cpus() {
 	for c in /sys/devices/system/cpu/cpu[0-9]*; do
@@ -96,13 +98,24 @@ skip_governor() {	# skip_governor GOVERNOR
 	first=0
 }
 
-# Skip the results of every governor, say why, and end.
+skip_qos() {
+	ktap_test_skip "$QOS_DEV: power files and listing show its value"
+	ktap_test_skip "$QOS_DEV: no deep state entered while it is held"
+	ktap_test_skip "$QOS_DEV: deep states used again after close"
+}
+
+# Skip the results of every governor and of $QOS_DEV, say why, and end.
 skip_governors() {	# skip_governors REASON
 	ktap_print_msg "$1"
 	for gov in $GOVERNORS; do
 		skip_governor "$gov"
 	done
+	skip_qos
 	ktap_finished
+}
+
+qos_value_shown() {
+	[ "$pl" = "$HOLD " ] && [ "$sys" = "$HOLD" ] && [ -n "$listed" ]
 }
 
 ktap_print_header
@@ -229,4 +242,30 @@ for gov in $GOVERNORS; do
 done
 
 echo "$orig_gov" >$CPUIDLE/current_governor 2>/dev/null
+
+# The CPU latency QoS device, which tuned and cyclictest hold, is a holder
+# of the same registry: hexadecimal text, as it always took.
+if [ -c "$QOS_DEV" ]; then
+	exec 4>"$QOS_DEV"
+	printf '%x' "$HOLD" >&4
+	sleep 1
+	sys=$(system_value)
+	pl=$(power_latencies | tr '\n' ' ')
+	listed=$(awk -v p=$$ -v v="$HOLD" '$2 == v && $3 == p' /proc/latency_constraints)
+	ktap_test_result \
+		"$QOS_DEV: power files and listing show its value (power: $pl; system: $sys)" \
+		qos_value_shown
+	idle_window
+	ktap_test_result \
+		"$QOS_DEV: no deep state entered while it is held${m:+ (moved: }$m${m:+)}" \
+		none_moved
+	exec 4>&-
+	sleep 1
+	idle_window
+	ktap_test_result "$QOS_DEV: deep states used again after close${m:+ (}$m${m:+)}" \
+		some_moved
+else
+	ktap_print_msg "no $QOS_DEV"
+	skip_qos
+fi
 ktap_finished

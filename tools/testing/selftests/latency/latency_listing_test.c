@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,6 +222,114 @@ TEST_F(holder, pid_as_the_readers_namespace_sees_it)
 	close(pipefd[0]);
 	EXPECT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/*
+ * /dev/cpu_dma_latency, the CPU latency QoS device that tuned and
+ * cyclictest hold: its format is the one it always had (a 4-byte s32, or
+ * hexadecimal text; a read gives the s32 limit), and its holder is listed
+ * like one of DEV, with the pid and command of its opener.
+ */
+#define QOS_DEV	"/dev/cpu_dma_latency"
+
+FIXTURE(cpu_dma) {
+	int fd;
+	char listing[65536];
+};
+
+FIXTURE_SETUP(cpu_dma)
+{
+	if (access(QOS_DEV, F_OK) || access(LISTING, F_OK))
+		SKIP(return, "no " QOS_DEV " or " LISTING " (CONFIG_LATENCY)");
+	self->fd = open(QOS_DEV, O_RDWR);
+	ASSERT_LE(0, self->fd) TH_LOG("open " QOS_DEV ": %s", strerror(errno));
+}
+
+FIXTURE_TEARDOWN(cpu_dma)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/* The value of our holder in the listing, or -1 when it has no line. */
+static int our_value(char *listing, size_t size)
+{
+	char line[256];
+	int usecs;
+
+	if (read_listing(listing, size) ||
+	    find_holder(listing, getpid(), line, sizeof(line), &usecs))
+		return -1;
+	return usecs;
+}
+
+TEST_F(cpu_dma, holder_listed_from_open_with_pid_and_comm)
+{
+	char line[256], comm[32] = "";
+	int usecs;
+
+	ASSERT_EQ(0, prctl(PR_GET_NAME, comm));
+	ASSERT_EQ(0, read_listing(self->listing, sizeof(self->listing)));
+	ASSERT_EQ(0, find_holder(self->listing, getpid(), line, sizeof(line),
+				 &usecs)) TH_LOG("%s", self->listing);
+	/* Held with no constraint until the first write. */
+	EXPECT_EQ(1000000, usecs);
+	EXPECT_EQ(0, strncmp(line, "user:", 5)) TH_LOG("%s", line);
+	EXPECT_NE(NULL, strstr(line, comm)) TH_LOG("%s, comm %s", line, comm);
+}
+
+TEST_F(cpu_dma, binary_s32_held_and_read_back)
+{
+	int32_t v = 100, got = 0;
+
+	ASSERT_EQ(4, write(self->fd, &v, sizeof(v)));
+	EXPECT_EQ(100, our_value(self->listing, sizeof(self->listing)));
+	ASSERT_EQ(4, read(self->fd, &got, sizeof(got)));
+	/* The limit in force, which no other holder of the test guest lowers. */
+	EXPECT_EQ(100, got);
+}
+
+TEST_F(cpu_dma, hex_text_held)
+{
+	/* "50" is hexadecimal: 80 us, as it always was. */
+	ASSERT_EQ(2, write(self->fd, "50", 2));
+	EXPECT_EQ(80, our_value(self->listing, sizeof(self->listing)));
+	ASSERT_EQ(3, write(self->fd, "1f\n", 3));
+	EXPECT_EQ(31, our_value(self->listing, sizeof(self->listing)));
+}
+
+TEST_F(cpu_dma, default_value_releases_and_invalid_is_ignored)
+{
+	int32_t v = 40, dflt = -1, bad = -5;
+
+	ASSERT_EQ(4, write(self->fd, &v, sizeof(v)));
+	EXPECT_EQ(40, our_value(self->listing, sizeof(self->listing)));
+	/* An invalid value is accepted and ignored, as by PM QoS. */
+	ASSERT_EQ(4, write(self->fd, &bad, sizeof(bad)));
+	EXPECT_EQ(40, our_value(self->listing, sizeof(self->listing)));
+	/* PM_QOS_DEFAULT_VALUE: no constraint any more, still a holder. */
+	ASSERT_EQ(4, write(self->fd, &dflt, sizeof(dflt)));
+	EXPECT_EQ(1000000, our_value(self->listing, sizeof(self->listing)));
+}
+
+TEST_F(cpu_dma, released_on_close)
+{
+	int32_t v = 60, got = 0;
+	int fd2;
+
+	ASSERT_EQ(4, write(self->fd, &v, sizeof(v)));
+	ASSERT_EQ(60, our_value(self->listing, sizeof(self->listing)));
+	close(self->fd);
+	self->fd = -1;
+	EXPECT_EQ(-1, our_value(self->listing, sizeof(self->listing)))
+		TH_LOG("%s", self->listing);
+	/* A read-only open holds nothing below the limit, which is back. */
+	fd2 = open(QOS_DEV, O_RDONLY);
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(4, read(fd2, &got, sizeof(got)));
+	EXPECT_NE(60, got);
+	EXPECT_LE(1, got);
+	close(fd2);
 }
 
 TEST_HARNESS_MAIN
