@@ -31,20 +31,21 @@ export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-8G}"
 mkdir -p "$CCACHE_DIR"
 
 # A warning counts when its location is a file the series adds or changes.
-ours='(^|/)(latency(_dev|_internal|_test|_benchmark)?|processor_idle(_test)?|ipw2100(_kunit)?)\.[ch]:[0-9]+'
+ours='(^|/)(latency(_dev|_internal|_test|_benchmark)?|processor_idle|cpuidle(_latency_test)?|governor|qos|pm_qos|ipw2100(_kunit)?)\.[ch]:[0-9]+'
 
 # The options of a row, as "SYMBOL=y|m|n" words.
 idle="SMP=y PROC_FS=y PCI=y ACPI=y ACPI_PROCESSOR=y CPU_IDLE=y
 	CPU_IDLE_GOV_LADDER=y CPU_IDLE_GOV_MENU=y CPU_IDLE_GOV_TEO=y LATENCY=y"
-kunit="KUNIT=y LATENCY_KUNIT_TEST=y ACPI_PROCESSOR_IDLE_KUNIT_TEST=y"
+kunit="KUNIT=y LATENCY_KUNIT_TEST=y CPUIDLE_LATENCY_KUNIT_TEST=y"
 bench="DEBUG_KERNEL=y RUNTIME_TESTING_MENU=y LATENCY_BENCHMARK=y"
 # ipw2100 (the producer) and what it needs: its object is built alone.
 ipw="NET=y WIRELESS=y CFG80211=y NETDEVICES=y WLAN=y WLAN_VENDOR_INTEL=y
 	IPW2100=y"
 ipw_obj=drivers/net/wireless/intel/ipw2x00/ipw2100.o
 series_objs="kernel/latency.o kernel/latency_dev.o drivers/acpi/processor_idle.o
+	drivers/cpuidle/cpuidle.o drivers/cpuidle/governor.o kernel/power/qos.o
 	lib/latency_benchmark.o tools/testing/kunit/latency_test.o
-	drivers/acpi/processor_idle_test.o"
+	drivers/cpuidle/cpuidle_latency_test.o"
 
 # row NAME ARCH "MAKE VARIABLES" "OPTIONS" [TARGETS]
 row() {
@@ -118,6 +119,7 @@ echo "build-matrix: base $(make -s -C "$tree" kernelversion), $(gcc --version | 
 targets=all row x86-tiny x86_64 "" ""
 targets=all row x86-idle x86_64 "" "$idle $bench"
 targets=all row x86-idle-noproc x86_64 "" "$idle PROC_FS=n"
+targets=all row x86-idle-up x86_64 "" "$idle SMP=n"
 targets=all row x86-cpuidle-noacpi x86_64 "" "$idle ACPI=n ACPI_PROCESSOR=n"
 targets=all row x86-latency-off x86_64 "" "$idle LATENCY=n"
 targets=$ipw_obj row x86-ipw2100-latency-off x86_64 "" "$idle LATENCY=n $ipw"

@@ -20,9 +20,10 @@
  * Multiple drivers each announce their maximum accepted latency; a string
  * identifier keeps them apart and names them in /proc/latency_constraints.
  * The system value is the minimum over all of them, published for lock-free
- * readers.  Whenever it changes, the latency notifier chain is called from
- * process context, so that consumers can act on the new value (ACPI idle
- * wakes every CPU so that none keeps sleeping in a state now too deep).
+ * readers.  Whenever it changes, the CPUs idle in a state now too deep are
+ * interrupted, whichever cpuidle driver runs (latency_idle_wake()), and the
+ * latency notifier chain is called from process context, so that other
+ * consumers can act on the new value.
  *
  * Constraints are hashed by identifier and kept in an rbtree sorted by value
  * with the leftmost node cached: every update is O(log n), reading the
@@ -48,8 +49,10 @@
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
 #include <linux/proc_fs.h>
+#include <linux/sched/idle.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/string_helpers.h>
 #include <linux/stringhash.h>
@@ -112,57 +115,6 @@ struct latency_registry latency_system = {
 					  latency_notify_workfn),
 };
 EXPORT_SYMBOL_IF_KUNIT(latency_system);
-
-/**
- * latency_registry_init - initialise a private registry
- * @r: the registry
- *
- * For KUnit and benchmarks, which must not disturb the system registry.
- *
- * Context: Any context.
- */
-void latency_registry_init(struct latency_registry *r)
-{
-	raw_spin_lock_init(&r->lock);
-	hash_init(r->names);
-	r->by_usecs = RB_ROOT_CACHED;
-	r->count = 0;
-	r->own_value = INFINITE_LATENCY;
-	r->value = &r->own_value;
-	BLOCKING_INIT_NOTIFIER_HEAD(&r->notifiers);
-	mutex_init(&r->notify_lock);
-	r->notified = INFINITE_LATENCY;
-	init_llist_head(&r->dead);
-	INIT_WORK(&r->notify_work, latency_notify_workfn);
-}
-EXPORT_SYMBOL_IF_KUNIT(latency_registry_init);
-
-/**
- * latency_registry_destroy - free every constraint of a private registry
- * @r: the registry, initialised by latency_registry_init()
- *
- * Context: Process context; waits for a pending notification.
- */
-void latency_registry_destroy(struct latency_registry *r)
-{
-	struct latency_request *req;
-	struct hlist_node *tmp;
-	int bkt;
-
-	cancel_work_sync(&r->notify_work);
-	latency_free_dead(r);
-	hash_for_each_safe(r->names, bkt, tmp, req, hnode) {
-		hash_del(&req->hnode);
-		rb_erase_cached(&req->rbnode, &r->by_usecs);
-		/* A request handle is left inactive, to its holder. */
-		if (req->allocated)
-			latency_free(container_of(req, struct latency_constraint,
-						  req));
-	}
-	r->count = 0;
-	WRITE_ONCE(*r->value, INFINITE_LATENCY);
-}
-EXPORT_SYMBOL_IF_KUNIT(latency_registry_destroy);
 
 /*
  * Kernel callers' mistakes get -EINVAL and one warning naming the mistake;
@@ -413,6 +365,132 @@ static void latency_notify(struct latency_registry *r)
 	mutex_unlock(&r->notify_lock);
 }
 
+DEFINE_PER_CPU(struct latency_idle, latency_idle);
+
+/* The system value latency_idle_wake() was last called for. */
+static int latency_idle_value = INFINITE_LATENCY;
+
+/* Serialises the waiting calls of latency_idle_wake(); protects the mask. */
+static DEFINE_MUTEX(latency_idle_lock);
+static struct cpumask latency_idle_mask;
+
+/* A value in usecs as cpuidle compares it: ns, S64_MAX for none. */
+static s64 latency_ns(int usecs)
+{
+	return usecs < INFINITE_LATENCY ? (s64)usecs * NSEC_PER_USEC : S64_MAX;
+}
+
+/**
+ * latency_idle_decide - what a change of the system value asks of a CPU
+ * @old_ns: the system value before the change, in ns (S64_MAX: none)
+ * @new_ns: the system value after it
+ * @exit_ns: exit latency of the state the CPU is idle in, 0 if not idle
+ * @next_ns: exit latency of the next deeper state of its driver, 0 if none
+ *
+ * Context: Any context; a pure function of its arguments.
+ * Return: %LATENCY_WAKE_DEEP when the CPU sleeps deeper than @new_ns
+ * allows: it must be interrupted.  %LATENCY_WAKE_SHALLOW when @new_ns
+ * allows the next deeper state and @old_ns did not: a wake-up lets its
+ * governor choose again.  %LATENCY_WAKE_NONE otherwise: the change makes
+ * no difference to this CPU.
+ */
+VISIBLE_IF_KUNIT enum latency_wake
+latency_idle_decide(s64 old_ns, s64 new_ns, u32 exit_ns, u32 next_ns)
+{
+	if (exit_ns > new_ns)
+		return LATENCY_WAKE_DEEP;
+	if (next_ns && next_ns > old_ns && next_ns <= new_ns)
+		return LATENCY_WAKE_SHALLOW;
+	return LATENCY_WAKE_NONE;
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_idle_decide);
+
+static void latency_idle_ipi(void *unused)
+{
+	/* Taking the interrupt was the point: this CPU has left its state. */
+}
+
+/*
+ * The system value went from @old to @new (both published already):
+ * interrupt the CPUs idle in a state too deep for @new, and wake those
+ * that @new allows to go deeper.  With @wait, return only when each of the
+ * former has left its state.  No interrupt at all for a change that
+ * crosses no CPU's state.
+ *
+ * cpuidle_enter_state() publishes a CPU's state, then reads the system
+ * value (latency_idle_enter()); this reads the CPUs' states after the
+ * value was published.  With a full barrier on both sides, either this
+ * sees the state, or that CPU sees @new and enters a state that fits it.
+ *
+ * Context: Any context with @wait false (wake_up_if_idle() takes only the
+ * runqueue's raw lock); process context with @wait.
+ */
+static void latency_idle_wake(int old, int new, bool wait)
+{
+	s64 old_ns = latency_ns(old), new_ns = latency_ns(new);
+	unsigned int deep = 0, shallow = 0;
+	int cpu, this;
+
+	if (!IS_ENABLED(CONFIG_SMP))
+		return;		/* the only CPU is the one running this */
+	if (wait) {
+		mutex_lock(&latency_idle_lock);
+		cpumask_clear(&latency_idle_mask);
+	}
+	smp_mb();	/* pairs with the one in latency_idle_enter() */
+	this = get_cpu();
+	for_each_online_cpu(cpu) {
+		struct latency_idle *li = per_cpu_ptr(&latency_idle, cpu);
+
+		if (cpu == this)
+			continue;
+		switch (latency_idle_decide(old_ns, new_ns,
+					    READ_ONCE(li->exit_ns),
+					    READ_ONCE(li->next_ns))) {
+		case LATENCY_WAKE_DEEP:
+			deep++;
+			if (wait) {
+				__cpumask_set_cpu(cpu, &latency_idle_mask);
+				break;
+			}
+			wake_up_if_idle(cpu);
+			break;
+		case LATENCY_WAKE_SHALLOW:
+			shallow++;
+			wake_up_if_idle(cpu);
+			break;
+		case LATENCY_WAKE_NONE:
+			break;
+		}
+	}
+	if (wait && deep)
+		smp_call_function_many(&latency_idle_mask, latency_idle_ipi,
+				       NULL, true);
+	put_cpu();
+	if (wait)
+		mutex_unlock(&latency_idle_lock);
+	trace_latency_idle_wake(old, new, deep, shallow, wait);
+}
+
+/*
+ * The value of @r changed: make it reach the idle CPUs (for the system
+ * registry), then the notifier chain, now when the caller may sleep
+ * (@sync), else from the work item.
+ */
+static void latency_changed(struct latency_registry *r, bool sync)
+{
+	if (r == &latency_system) {
+		int new = latency_registry_value(r);
+
+		/* Each transition reaches latency_idle_wake() once. */
+		latency_idle_wake(xchg(&latency_idle_value, new), new, sync);
+	}
+	if (sync)
+		latency_notify(r);
+	else
+		schedule_work(&r->notify_work);
+}
+
 /*
  * After modify, remove and the request calls, which may run in hard
  * interrupt context: free what remove unlinked, and deliver the change.
@@ -512,7 +590,7 @@ int latency_registry_set(struct latency_registry *r, const char *identifier,
 	if (handle)
 		return latency_check_owner(identifier, true);
 	if (changed)
-		latency_notify(r);
+		latency_changed(r, true);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_set);
@@ -554,7 +632,7 @@ int latency_registry_modify(struct latency_registry *r,
 	if (!req)
 		return latency_check_chars(identifier) ?: -ENOENT;
 	if (changed)
-		schedule_work(&r->notify_work);
+		latency_changed(r, false);
 	return latency_check_owner(identifier, handle);
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_modify);
@@ -574,6 +652,7 @@ int latency_registry_remove(struct latency_registry *r,
 			    const char *identifier)
 {
 	struct latency_request *req;
+	bool changed = false;
 	unsigned long flags;
 	bool handle;
 	u64 hashlen;
@@ -587,7 +666,7 @@ int latency_registry_remove(struct latency_registry *r,
 	req = latency_find(r, identifier, hashlen_hash(hashlen));
 	handle = req && !req->allocated;
 	if (req && !handle)
-		latency_unlink(r, req);
+		changed = latency_unlink(r, req);
 	raw_spin_unlock_irqrestore(&r->lock, flags);
 
 	if (!req)
@@ -597,7 +676,10 @@ int latency_registry_remove(struct latency_registry *r,
 	/* kfree() may sleep on PREEMPT_RT: the work item frees it. */
 	llist_add(&container_of(req, struct latency_constraint, req)->dead,
 		  &r->dead);
-	schedule_work(&r->notify_work);
+	if (changed)
+		latency_changed(r, false);
+	else
+		schedule_work(&r->notify_work);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_remove);
@@ -684,7 +766,7 @@ int latency_registry_add_request(struct latency_registry *r,
 		      req->identifier))
 		return -EEXIST;
 	if (changed)
-		latency_notify(r);
+		latency_changed(r, true);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_add_request);
@@ -723,7 +805,7 @@ int latency_registry_update_request(struct latency_registry *r,
 	if (WARN_ONCE(!active, "latency: update of a request not added\n"))
 		return -EINVAL;
 	if (changed)
-		schedule_work(&r->notify_work);
+		latency_changed(r, false);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_update_request);
@@ -757,7 +839,7 @@ int latency_registry_remove_request(struct latency_registry *r,
 	if (WARN_ONCE(!active, "latency: removal of a request not added\n"))
 		return -EINVAL;
 	if (changed)
-		schedule_work(&r->notify_work);
+		latency_changed(r, false);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_remove_request);
@@ -804,7 +886,7 @@ int latency_registry_add_qos(struct latency_registry *r,
 	if (WARN_ONCE(active, "latency: PM QoS request added twice\n"))
 		return -EINVAL;
 	if (changed)
-		schedule_work(&r->notify_work);
+		latency_changed(r, false);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_add_qos);
@@ -839,19 +921,7 @@ int latency_registry_add_kernel(struct latency_registry *r, int usecs)
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_add_kernel);
 
 /**
- * latency_registry_flush - deliver a pending notification now
- * @r: the registry
- *
- * Context: Process context; may sleep.
- */
-void latency_registry_flush(struct latency_registry *r)
-{
-	flush_work(&r->notify_work);
-}
-EXPORT_SYMBOL_IF_KUNIT(latency_registry_flush);
-
-/**
- * latency_registry_sync - run a registry's notifier chain with its value
+ * latency_registry_sync - make a registry's value reach its consumers
  * @r: the registry
  *
  * See synchronize_acceptable_latency().
@@ -864,6 +934,10 @@ void latency_registry_sync(struct latency_registry *r)
 
 	might_sleep();
 	flush_work(&r->notify_work);
+	if (r == &latency_system) {
+		value = latency_registry_value(r);
+		latency_idle_wake(value, value, true);
+	}
 	mutex_lock(&r->notify_lock);
 	value = latency_registry_value(r);
 	r->notified = value;
@@ -871,6 +945,76 @@ void latency_registry_sync(struct latency_registry *r)
 	mutex_unlock(&r->notify_lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_sync);
+
+#if IS_ENABLED(CONFIG_LATENCY_KUNIT_TEST)
+/*
+ * Only for the KUnit suite (tools/testing/kunit/latency_test.c): private
+ * registries, which must not disturb the system one, and what it inspects
+ * them with.
+ */
+
+/**
+ * latency_registry_init - initialise a private registry
+ * @r: the registry
+ *
+ * For KUnit, which must not disturb the system registry.
+ *
+ * Context: Any context.
+ */
+void latency_registry_init(struct latency_registry *r)
+{
+	raw_spin_lock_init(&r->lock);
+	hash_init(r->names);
+	r->by_usecs = RB_ROOT_CACHED;
+	r->count = 0;
+	r->own_value = INFINITE_LATENCY;
+	r->value = &r->own_value;
+	BLOCKING_INIT_NOTIFIER_HEAD(&r->notifiers);
+	mutex_init(&r->notify_lock);
+	r->notified = INFINITE_LATENCY;
+	init_llist_head(&r->dead);
+	INIT_WORK(&r->notify_work, latency_notify_workfn);
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_registry_init);
+
+/**
+ * latency_registry_destroy - free every constraint of a private registry
+ * @r: the registry, initialised by latency_registry_init()
+ *
+ * Context: Process context; waits for a pending notification.
+ */
+void latency_registry_destroy(struct latency_registry *r)
+{
+	struct latency_request *req;
+	struct hlist_node *tmp;
+	int bkt;
+
+	cancel_work_sync(&r->notify_work);
+	latency_free_dead(r);
+	hash_for_each_safe(r->names, bkt, tmp, req, hnode) {
+		hash_del(&req->hnode);
+		rb_erase_cached(&req->rbnode, &r->by_usecs);
+		/* A request handle is left inactive, to its holder. */
+		if (req->allocated)
+			latency_free(container_of(req, struct latency_constraint,
+						  req));
+	}
+	r->count = 0;
+	WRITE_ONCE(*r->value, INFINITE_LATENCY);
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_registry_destroy);
+
+/**
+ * latency_registry_flush - deliver a pending notification now
+ * @r: the registry
+ *
+ * Context: Process context; may sleep.
+ */
+void latency_registry_flush(struct latency_registry *r)
+{
+	flush_work(&r->notify_work);
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_registry_flush);
 
 /**
  * latency_registry_get - the value a holder holds
@@ -943,6 +1087,7 @@ unsigned int latency_registry_check(struct latency_registry *r)
 	return bad;
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_check);
+#endif /* CONFIG_LATENCY_KUNIT_TEST */
 
 /*
  * What the listing copies of a holder under the lock, to print it after
@@ -1105,8 +1250,10 @@ EXPORT_SYMBOL_IF_KUNIT(latency_registry_show);
  * of latency, for power management and similar tradeoffs.  Calling it with
  * an identifier that is already held changes that constraint, without
  * allocating memory.  A value above INFINITE_LATENCY means "no constraint".
- * When the system value changes, the latency notifiers have been called
- * with it by the time this function returns.
+ * When the system value changes, it is in effect by the time this function
+ * returns: no CPU is idle in a state whose exit latency exceeds it,
+ * whichever cpuidle driver runs, and the latency notifiers have been
+ * called with it.
  *
  * @identifier is 1 to LATENCY_ID_MAX printable ASCII characters without
  * blanks, not starting with '#'; the registry keeps a copy.
@@ -1129,9 +1276,10 @@ EXPORT_SYMBOL_GPL(set_acceptable_latency);
  *
  * Changes a constraint added by set_acceptable_latency().  An unknown
  * identifier is ignored: nothing changes.  The new value is visible to
- * system_latency_constraint() at once; the latency notifiers are called
- * later, from process context.  Call synchronize_acceptable_latency() to
- * wait until the consumers have acted on it.
+ * system_latency_constraint() at once, and a CPU idle in a state now too
+ * deep is sent an interrupt, which is not waited for; the latency notifiers
+ * are called later, from process context.  Call
+ * synchronize_acceptable_latency() to wait until it is in effect.
  *
  * Context: Any context, including hard interrupt; never sleeps.
  * Return: 0 on success, -ENOENT for an unknown identifier, -EINVAL for a
@@ -1170,8 +1318,8 @@ EXPORT_SYMBOL_GPL(remove_acceptable_latency);
  *
  * Adds @usecs under the request's identifier like set_acceptable_latency(),
  * without allocating: the registry links @req itself.  When the system
- * value changes, the latency notifiers have been called with it by the
- * time this function returns.  The named calls refuse the identifier while
+ * value changes, it is in effect by the time this function returns, as
+ * after set_acceptable_latency().  The named calls refuse the identifier while
  * @req holds it; the listing shows it like any kernel holder.
  *
  * Context: Process context; may sleep.
@@ -1191,8 +1339,9 @@ EXPORT_SYMBOL_GPL(latency_request_add);
  * @usecs: new maximum acceptable latency, in microseconds
  *
  * Like modify_acceptable_latency() without the lookup by name: the value
- * is visible to system_latency_constraint() at once, the notifiers are
- * called later, from process context.
+ * is visible to system_latency_constraint() at once, the CPUs idle too
+ * deep are sent an interrupt, the notifiers are called later, from process
+ * context.
  *
  * Context: Any context, including hard interrupt; never sleeps.
  * Return: 0 on success, -EINVAL for a negative value or a request not
@@ -1223,8 +1372,10 @@ EXPORT_SYMBOL_GPL(latency_request_remove);
 /**
  * synchronize_acceptable_latency - make every consumer act on the constraint
  *
- * Delivers a pending change, then calls the latency notifiers with the
- * current system value whether or not it changed, and returns when they
+ * Delivers a pending change, interrupts every CPU still idle in a state
+ * whose exit latency exceeds the current system value and waits until each
+ * has left it, whichever cpuidle driver runs, then calls the latency
+ * notifiers with the value whether or not it changed, and returns when they
  * have acted on it: no overlong latency decision is active any more.  The
  * typical use is after modify_acceptable_latency(), which does not wait.
  *

@@ -61,8 +61,8 @@ struct latency_constraint {
  * @notify_work: frees @dead, and delivers a change made by modify, remove or
  *	the request calls
  *
- * The system registry is the one behind the exported API; KUnit and the
- * benchmark make private ones so that they never disturb it.
+ * The system registry is the one behind the exported API; KUnit makes
+ * private ones so that its tests never disturb it.
  */
 struct latency_registry {
 	raw_spinlock_t lock;		/* see the locking rule in latency.c */
@@ -78,8 +78,6 @@ struct latency_registry {
 	struct work_struct notify_work;
 };
 
-void latency_registry_init(struct latency_registry *r);
-void latency_registry_destroy(struct latency_registry *r);
 int latency_registry_set(struct latency_registry *r, const char *identifier,
 			 int usecs, struct task_struct *owner);
 int latency_registry_modify(struct latency_registry *r,
@@ -97,18 +95,32 @@ int latency_registry_add_qos(struct latency_registry *r,
 			     struct latency_request *req, int usecs,
 			     unsigned long caller);
 void latency_registry_sync(struct latency_registry *r);
+int latency_registry_show(struct latency_registry *r, struct seq_file *m);
+#if IS_ENABLED(CONFIG_LATENCY_KUNIT_TEST)
+void latency_registry_init(struct latency_registry *r);
+void latency_registry_destroy(struct latency_registry *r);
 void latency_registry_flush(struct latency_registry *r);
 int latency_registry_get(struct latency_registry *r, const char *identifier);
 unsigned int latency_registry_check(struct latency_registry *r);
+#endif
+
+/* What a change of the system value asks of an idle CPU. */
+enum latency_wake {
+	LATENCY_WAKE_NONE,
+	LATENCY_WAKE_DEEP,	/* in a state too deep: interrupt it */
+	LATENCY_WAKE_SHALLOW,	/* a deeper state is allowed now: wake it */
+};
+
 #if IS_ENABLED(CONFIG_KUNIT)
 struct kernel_param;
+enum latency_wake latency_idle_decide(s64 old_ns, s64 new_ns, u32 exit_ns,
+				      u32 next_ns);
 struct latency_constraint *latency_alloc(size_t len);
 bool latency_less(struct rb_node *a, const struct rb_node *b);
 int latency_kernel_param_set(const char *val, const struct kernel_param *kp);
 int latency_kernel_param_get(char *buffer, const struct kernel_param *kp);
 int latency_kernel_default(bool tick_counts_elapsed);
 #endif
-int latency_registry_show(struct latency_registry *r, struct seq_file *m);
 
 static inline int latency_registry_value(struct latency_registry *r)
 {

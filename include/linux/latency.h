@@ -17,7 +17,9 @@
 #include <linux/compiler.h>
 #include <linux/list.h>
 #include <linux/notifier.h>
+#include <linux/percpu.h>
 #include <linux/rbtree_types.h>
+#include <linux/time64.h>
 #include <linux/types.h>
 
 /*
@@ -107,6 +109,70 @@ static inline int system_latency_constraint(void)
 	return READ_ONCE(__system_latency_constraint);
 }
 
+/**
+ * struct latency_idle - the idle state a CPU is in, as the registry sees it
+ * @exit_ns: exit latency of the state the CPU is in or about to enter, in
+ *	ns (at most U32_MAX); 0 when it is not idle
+ * @next_ns: exit latency of the next deeper state of its cpuidle driver;
+ *	0 when there is none or the CPU is not idle
+ *
+ * Private to cpuidle_enter_state() (through latency_idle_enter() and
+ * latency_idle_exit()) and kernel/latency.c, which reads it to interrupt
+ * only the CPUs a change concerns.
+ */
+struct latency_idle {
+	u32 exit_ns;
+	u32 next_ns;
+};
+DECLARE_PER_CPU(struct latency_idle, latency_idle);
+
+/**
+ * latency_idle_enter - publish the idle state this CPU is about to enter
+ * @exit_ns: its exit latency
+ * @next_ns: that of the next deeper state of the driver, 0 if none
+ *
+ * For cpuidle_enter_state() only, with interrupts off.  After the state is
+ * published, a change of the system value that makes it too deep
+ * interrupts this CPU; a change published before is in the value returned,
+ * against which the caller must check the state once more.
+ *
+ * Return: The system value in ns, S64_MAX when nothing constrains it.
+ */
+static inline s64 latency_idle_enter(u64 exit_ns, u64 next_ns)
+{
+	struct latency_idle *li = this_cpu_ptr(&latency_idle);
+	int usecs;
+
+	WRITE_ONCE(li->next_ns, min_t(u64, next_ns, U32_MAX));
+	WRITE_ONCE(li->exit_ns, min_t(u64, exit_ns, U32_MAX));
+	/* Pairs with the smp_mb() of latency_idle_wake() in latency.c. */
+	smp_mb();
+	usecs = system_latency_constraint();
+	return usecs < INFINITE_LATENCY ? (s64)usecs * NSEC_PER_USEC : S64_MAX;
+}
+
+/**
+ * latency_idle_lower - publish a shallower state than latency_idle_enter()
+ * @exit_ns: the exit latency of the state entered instead
+ *
+ * For cpuidle_enter_state() only.  Lowering needs no barrier: a change
+ * that reads the old, deeper, value only interrupts the CPU needlessly.
+ */
+static inline void latency_idle_lower(u64 exit_ns)
+{
+	WRITE_ONCE(this_cpu_ptr(&latency_idle)->exit_ns,
+		   min_t(u64, exit_ns, U32_MAX));
+}
+
+/* latency_idle_exit - this CPU has left its idle state; interrupts off. */
+static inline void latency_idle_exit(void)
+{
+	struct latency_idle *li = this_cpu_ptr(&latency_idle);
+
+	WRITE_ONCE(li->exit_ns, 0);
+	WRITE_ONCE(li->next_ns, 0);
+}
+
 #else /* !CONFIG_LATENCY: nothing is held, every call succeeds */
 
 static inline int set_acceptable_latency(const char *identifier, int usecs)
@@ -163,6 +229,14 @@ static inline int system_latency_constraint(void)
 {
 	return INFINITE_LATENCY;
 }
+
+static inline s64 latency_idle_enter(u64 exit_ns, u64 next_ns)
+{
+	return S64_MAX;
+}
+
+static inline void latency_idle_lower(u64 exit_ns) {}
+static inline void latency_idle_exit(void) {}
 #endif /* CONFIG_LATENCY */
 
 #endif /* _LINUX_LATENCY_H */

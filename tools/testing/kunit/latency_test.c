@@ -1591,6 +1591,83 @@ static void latency_qos_system_listing_names_caller(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(m.buf, want), "%s", m.buf);
 }
 
+#define WAKE_US(us)	((s64)(us) * NSEC_PER_USEC)
+#define WAKE_NONE	S64_MAX		/* no constraint */
+
+/* Which idle CPUs a change of the system value interrupts: one at a time. */
+static void latency_idle_decide_tighten(struct kunit *test)
+{
+	/* In C3 (200 us): a new value below 200 us wakes it... */
+	KUNIT_EXPECT_EQ(test, LATENCY_WAKE_DEEP,
+			latency_idle_decide(WAKE_NONE, WAKE_US(150),
+					    WAKE_US(200), 0));
+	KUNIT_EXPECT_EQ(test, LATENCY_WAKE_DEEP,
+			latency_idle_decide(WAKE_US(500), WAKE_US(0),
+					    WAKE_US(200), 0));
+	/* ...one nanosecond below too... */
+	KUNIT_EXPECT_EQ(test, LATENCY_WAKE_DEEP,
+			latency_idle_decide(WAKE_NONE, WAKE_US(200) - 1,
+					    WAKE_US(200), 0));
+	/* ...but 200 us itself is allowed, and so is anything above. */
+	KUNIT_EXPECT_EQ(test, LATENCY_WAKE_NONE,
+			latency_idle_decide(WAKE_NONE, WAKE_US(200),
+					    WAKE_US(200), 0));
+	KUNIT_EXPECT_EQ(test, LATENCY_WAKE_NONE,
+			latency_idle_decide(WAKE_NONE, WAKE_US(400),
+					    WAKE_US(200), 0));
+	/* In C2 (20 us) with C3 next: tightening to 150 us leaves it be. */
+	KUNIT_EXPECT_EQ(test, LATENCY_WAKE_NONE,
+			latency_idle_decide(WAKE_US(300), WAKE_US(150),
+					    WAKE_US(20), WAKE_US(200)));
+}
+
+static void latency_idle_decide_relax(struct kunit *test)
+{
+	/* In C2 with C3 (200 us) next: a change that now allows C3 wakes it. */
+	KUNIT_EXPECT_EQ(test, LATENCY_WAKE_SHALLOW,
+			latency_idle_decide(WAKE_US(150), WAKE_US(200),
+					    WAKE_US(20), WAKE_US(200)));
+	KUNIT_EXPECT_EQ(test, LATENCY_WAKE_SHALLOW,
+			latency_idle_decide(WAKE_US(150), WAKE_NONE,
+					    WAKE_US(20), WAKE_US(200)));
+	/* C3 was allowed before, or is not allowed yet: no wake-up. */
+	KUNIT_EXPECT_EQ(test, LATENCY_WAKE_NONE,
+			latency_idle_decide(WAKE_US(300), WAKE_US(400),
+					    WAKE_US(20), WAKE_US(200)));
+	KUNIT_EXPECT_EQ(test, LATENCY_WAKE_NONE,
+			latency_idle_decide(WAKE_US(50), WAKE_US(150),
+					    WAKE_US(20), WAKE_US(200)));
+	/* The deepest state has no next one. */
+	KUNIT_EXPECT_EQ(test, LATENCY_WAKE_NONE,
+			latency_idle_decide(WAKE_US(150), WAKE_NONE,
+					    WAKE_US(200), 0));
+	/* No change at all (synchronize_acceptable_latency()). */
+	KUNIT_EXPECT_EQ(test, LATENCY_WAKE_NONE,
+			latency_idle_decide(WAKE_US(150), WAKE_US(150),
+					    WAKE_US(20), WAKE_US(200)));
+}
+
+static void latency_idle_decide_not_idle(struct kunit *test)
+{
+	/* A CPU not idle publishes 0, 0: no change ever concerns it. */
+	KUNIT_EXPECT_EQ(test, LATENCY_WAKE_NONE,
+			latency_idle_decide(WAKE_NONE, WAKE_US(0), 0, 0));
+	KUNIT_EXPECT_EQ(test, LATENCY_WAKE_NONE,
+			latency_idle_decide(WAKE_US(0), WAKE_NONE, 0, 0));
+	/* Polling (exit latency 0) is never too deep; HLT next may be woken. */
+	KUNIT_EXPECT_EQ(test, LATENCY_WAKE_NONE,
+			latency_idle_decide(WAKE_US(5), WAKE_US(0), 0,
+					    WAKE_US(1)));
+	KUNIT_EXPECT_EQ(test, LATENCY_WAKE_SHALLOW,
+			latency_idle_decide(WAKE_US(0), WAKE_US(5), 0,
+					    WAKE_US(1)));
+	/* A state above U32_MAX ns is published as U32_MAX: still too deep. */
+	KUNIT_EXPECT_EQ(test, LATENCY_WAKE_DEEP,
+			latency_idle_decide(WAKE_NONE,
+					    WAKE_US(INFINITE_LATENCY - 1),
+					    U32_MAX, 0));
+}
+
 static struct kunit_case latency_test_cases[] = {
 	KUNIT_CASE(latency_registry_empty_is_infinite),
 	KUNIT_CASE(latency_system_value_matches_holders),
@@ -1638,6 +1715,9 @@ static struct kunit_case latency_test_cases[] = {
 	KUNIT_CASE(latency_system_ipw2100_life_cycle),
 	KUNIT_CASE(latency_system_request),
 	KUNIT_CASE(latency_system_notifier),
+	KUNIT_CASE(latency_idle_decide_tighten),
+	KUNIT_CASE(latency_idle_decide_relax),
+	KUNIT_CASE(latency_idle_decide_not_idle),
 	KUNIT_CASE(latency_qos_limit_is_the_system_value),
 	KUNIT_CASE(latency_qos_default_value),
 	KUNIT_CASE(latency_qos_invalid_value_ignored),

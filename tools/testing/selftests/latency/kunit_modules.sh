@@ -52,7 +52,7 @@ suite_passed() {
 ktap_print_header
 
 # module:suite, one per KUnit suite of the registry and its consumer
-for pair in latency_test:latency processor_idle_test:acpi_idle_latency; do
+for pair in latency_test:latency cpuidle_latency_test:cpuidle_latency; do
 	mod=${pair%%:*} suite=${pair#*:}
 	if ! has_module "$mod"; then
 		ktap_print_msg "$mod is not a module (run at boot)"

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The latency_add, latency_update and latency_remove trace events name the
-# holder, its old and new value and the resulting system value.
+# holder, its old and new value and the resulting system value;
+# latency_idle_wake shows which idle CPUs a change of the system value
+# interrupted: none for a change that crosses no idle state's exit latency.
 #
 # KTAP output through kselftest/ktap_helpers.sh; skips as a whole without
 # the latency trace events.  ktap_test_result runs its command word-split,
@@ -31,6 +33,19 @@ update_to_120_seen() {
 }
 remove_seen() { traced "latency_remove: identifier=$id old_usecs=120 system=$base\$"; }
 four_events() { [ "$cnt" -eq 4 ]; }
+# The guest's states: C1 1 us, C2 20 us, C3 200 us.  From $base to 150 us
+# forbids C3: the writer waits for the CPUs in it (at most the others).
+wake_tighten_seen() {
+	traced "latency_idle_wake: old=$base new=150 deep=[0-$others] shallow=0 wait=1\$"
+}
+# 150 -> 120 us crosses no state: no CPU can be in C3, none is woken.
+wake_none_seen() {
+	traced "latency_idle_wake: old=150 new=120 deep=0 shallow=0 wait=1\$"
+}
+# 120 us -> $base on close allows C3 again: no CPU too deep, no waiting.
+wake_relax_seen() {
+	traced "latency_idle_wake: old=120 new=$base deep=0 shallow=[0-$others] wait=0\$"
+}
 
 ktap_print_header
 
@@ -39,7 +54,9 @@ if [ ! -d $T/events/latency ]; then
 	exit "$KSFT_SKIP"
 fi
 
-ktap_set_plan 6
+ktap_set_plan 9
+
+others=$(($(grep -c '^processor' /proc/cpuinfo) - 1))
 
 base=$(cat $DEV)
 echo 0 >$T/tracing_on
@@ -68,4 +85,7 @@ ktap_test_result "latency_update: 1000000 -> 150, system 150" update_to_150_seen
 ktap_test_result "latency_update: 150 -> 120, system 120" update_to_120_seen
 ktap_test_result "latency_remove on close: system back to $base" remove_seen
 ktap_test_result "exactly four events for the holder (saw $cnt)" four_events
+ktap_test_result "latency_idle_wake: $base -> 150 waits for CPUs in C3 only" wake_tighten_seen
+ktap_test_result "latency_idle_wake: 150 -> 120 interrupts no CPU" wake_none_seen
+ktap_test_result "latency_idle_wake: 120 -> $base wakes, does not wait" wake_relax_seen
 ktap_finished

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests for the latency constraint in cpuidle.
+ *
+ * cpuidle_enter_state() checks the state the governor chose against the
+ * system latency constraint (<linux/latency.h>) once more after publishing
+ * it, and demotes it with cpuidle_latency_fit(); that decision is tested
+ * here on synthetic state tables, for every driver alike.  The governors
+ * read the same constraint through cpuidle_governor_latency_req(), which
+ * must follow every holder: named constraints and PM QoS requests.
+ */
+
+#include <kunit/test.h>
+#include <kunit/visibility.h>
+#include <linux/cpuidle.h>
+#include <linux/latency.h>
+#include <linux/pm_qos.h>
+
+#include "cpuidle.h"
+
+#define TEST_ID		"kunit:cpuidle_latency"
+#define US		NSEC_PER_USEC
+
+struct fit_ctx {
+	struct cpuidle_driver drv;
+	struct cpuidle_device dev;
+};
+
+/* A driver with the given exit latencies (us), shallowest first. */
+static struct fit_ctx *fit_ctx_new(struct kunit *test, const u64 *us, int n)
+{
+	struct fit_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	KUNIT_ASSERT_LE(test, n, CPUIDLE_STATE_MAX);
+	for (i = 0; i < n; i++) {
+		snprintf(ctx->drv.states[i].name, CPUIDLE_NAME_LEN, "S%d", i);
+		ctx->drv.states[i].exit_latency_ns = us[i] * US;
+	}
+	ctx->drv.state_count = n;
+	return ctx;
+}
+
+/* POLL, C1 (HLT), C2 and C3 with the latencies of the QEMU harness. */
+static const u64 std_us[] = { 0, 1, 20, 200 };
+
+static struct fit_ctx *std_ctx(struct kunit *test)
+{
+	return fit_ctx_new(test, std_us, ARRAY_SIZE(std_us));
+}
+
+static int fit(struct fit_ctx *ctx, int index, s64 req_us, bool broadcast)
+{
+	return cpuidle_latency_fit(&ctx->drv, &ctx->dev, index,
+				   req_us == S64_MAX ? S64_MAX : req_us * US,
+				   broadcast);
+}
+
+static void cpuidle_latency_fit_below_keeps_state(struct kunit *test)
+{
+	struct fit_ctx *ctx = std_ctx(test);
+
+	KUNIT_EXPECT_EQ(test, 3, fit(ctx, 3, 201, false));
+	KUNIT_EXPECT_EQ(test, 2, fit(ctx, 2, 150, false));
+}
+
+static void cpuidle_latency_fit_equal_keeps_state(struct kunit *test)
+{
+	struct fit_ctx *ctx = std_ctx(test);
+
+	KUNIT_EXPECT_EQ(test, 3, fit(ctx, 3, 200, false));
+	KUNIT_EXPECT_EQ(test, 2, fit(ctx, 2, 20, false));
+}
+
+static void cpuidle_latency_fit_above_demotes(struct kunit *test)
+{
+	struct fit_ctx *ctx = std_ctx(test);
+
+	KUNIT_EXPECT_EQ(test, 2, fit(ctx, 3, 199, false));
+	KUNIT_EXPECT_EQ(test, 2, fit(ctx, 3, 20, false));
+	KUNIT_EXPECT_EQ(test, 1, fit(ctx, 3, 19, false));
+	KUNIT_EXPECT_EQ(test, 1, fit(ctx, 2, 19, false));
+	/* One nanosecond too deep is too deep. */
+	KUNIT_EXPECT_EQ(test, 1, cpuidle_latency_fit(&ctx->drv, &ctx->dev, 2,
+						     20 * US - 1, false));
+}
+
+static void cpuidle_latency_fit_picks_deepest_fitting(struct kunit *test)
+{
+	static const u64 us[] = { 0, 1, 20, 50, 100, 400 };
+	struct fit_ctx *ctx = fit_ctx_new(test, us, ARRAY_SIZE(us));
+
+	KUNIT_EXPECT_EQ(test, 4, fit(ctx, 5, 399, false));
+	KUNIT_EXPECT_EQ(test, 3, fit(ctx, 5, 99, false));
+	KUNIT_EXPECT_EQ(test, 3, fit(ctx, 4, 50, false));
+}
+
+static void cpuidle_latency_fit_zero_gives_state0(struct kunit *test)
+{
+	static const u64 us[] = { 2, 10, 100 };	/* no polling state */
+	struct fit_ctx *ctx = std_ctx(test);
+	struct fit_ctx *arm = fit_ctx_new(test, us, ARRAY_SIZE(us));
+
+	/* State 0 is the floor, as for the governors. */
+	KUNIT_EXPECT_EQ(test, 0, fit(ctx, 3, 0, false));
+	KUNIT_EXPECT_EQ(test, 0, fit(ctx, 1, 0, false));
+	KUNIT_EXPECT_EQ(test, 0, fit(arm, 2, 1, false));
+	KUNIT_EXPECT_EQ(test, 0, fit(arm, 0, 0, false));
+}
+
+static void cpuidle_latency_fit_infinite_keeps_state(struct kunit *test)
+{
+	static const u64 us[] = { 0, 1, INFINITE_LATENCY + 1ULL };
+	struct fit_ctx *ctx = fit_ctx_new(test, us, ARRAY_SIZE(us));
+
+	/* latency_idle_enter() gives S64_MAX for "no constraint". */
+	KUNIT_EXPECT_EQ(test, 2, fit(ctx, 2, S64_MAX, false));
+	KUNIT_EXPECT_EQ(test, 1, fit(ctx, 2, INFINITE_LATENCY - 1, false));
+}
+
+static void cpuidle_latency_fit_skips_disabled(struct kunit *test)
+{
+	struct fit_ctx *ctx = std_ctx(test);
+
+	/* C2 disabled in sysfs: demotion from C3 goes past it, to C1. */
+	ctx->dev.states_usage[2].disable = CPUIDLE_STATE_DISABLED_BY_USER;
+	KUNIT_EXPECT_EQ(test, 1, fit(ctx, 3, 150, false));
+	/* Disabled by the driver: the same. */
+	ctx->dev.states_usage[2].disable = CPUIDLE_STATE_DISABLED_BY_DRIVER;
+	KUNIT_EXPECT_EQ(test, 1, fit(ctx, 3, 150, false));
+	/* A state that fits is kept: what the governor chose is its business. */
+	KUNIT_EXPECT_EQ(test, 3, fit(ctx, 3, 200, false));
+	/* Every state above 0 disabled: state 0. */
+	ctx->dev.states_usage[1].disable = CPUIDLE_STATE_DISABLED_BY_USER;
+	KUNIT_EXPECT_EQ(test, 0, fit(ctx, 3, 150, false));
+}
+
+static void cpuidle_latency_fit_timer_stop_needs_broadcast(struct kunit *test)
+{
+	struct fit_ctx *ctx = std_ctx(test);
+
+	ctx->drv.states[2].flags = CPUIDLE_FLAG_TIMER_STOP;
+	ctx->drv.states[3].flags = CPUIDLE_FLAG_TIMER_STOP;
+	/* Without the broadcast timer, a state that stops it is out. */
+	KUNIT_EXPECT_EQ(test, 1, fit(ctx, 3, 150, false));
+	/* With it (the chosen state stops the timer too), it is in. */
+	KUNIT_EXPECT_EQ(test, 2, fit(ctx, 3, 150, true));
+}
+
+struct qos_test_ctx {
+	struct pm_qos_request req;
+	bool ours;
+};
+
+static void qos_test_cleanup(void *data)
+{
+	struct qos_test_ctx *ctx = data;
+
+	if (cpu_latency_qos_request_active(&ctx->req))
+		cpu_latency_qos_remove_request(&ctx->req);
+	if (ctx->ours)
+		remove_acceptable_latency(TEST_ID);
+}
+
+static struct qos_test_ctx *qos_test_ctx_new(struct kunit *test)
+{
+	struct qos_test_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   qos_test_cleanup,
+							   ctx));
+	return ctx;
+}
+
+static void cpuidle_latency_governor_req_min_both_ways(struct kunit *test)
+{
+	struct qos_test_ctx *ctx = qos_test_ctx_new(test);
+
+	cpu_latency_qos_add_request(&ctx->req, 70);
+	KUNIT_ASSERT_EQ(test, 0, set_acceptable_latency(TEST_ID, 30));
+	ctx->ours = true;
+
+	/* The named constraint is the lower one. */
+	KUNIT_EXPECT_EQ(test, 30 * NSEC_PER_USEC,
+			cpuidle_governor_latency_req(0));
+
+	/* The PM QoS request is the lower one. */
+	cpu_latency_qos_update_request(&ctx->req, 20);
+	KUNIT_EXPECT_EQ(test, 20 * NSEC_PER_USEC,
+			cpuidle_governor_latency_req(0));
+
+	/* The named one lower again, through modify. */
+	KUNIT_ASSERT_EQ(test, 0, modify_acceptable_latency(TEST_ID, 10));
+	KUNIT_EXPECT_EQ(test, 10 * NSEC_PER_USEC,
+			cpuidle_governor_latency_req(0));
+
+	/* Releasing it leaves the PM QoS request in charge. */
+	KUNIT_ASSERT_EQ(test, 0, remove_acceptable_latency(TEST_ID));
+	ctx->ours = false;
+	KUNIT_EXPECT_EQ(test, 20 * NSEC_PER_USEC,
+			cpuidle_governor_latency_req(0));
+}
+
+static void cpuidle_latency_governor_req_zero(struct kunit *test)
+{
+	struct qos_test_ctx *ctx = qos_test_ctx_new(test);
+
+	KUNIT_ASSERT_EQ(test, 0, set_acceptable_latency(TEST_ID, 0));
+	ctx->ours = true;
+
+	KUNIT_EXPECT_EQ(test, 0, cpuidle_governor_latency_req(0));
+}
+
+static void cpuidle_latency_governor_req_infinite_ignored(struct kunit *test)
+{
+	struct qos_test_ctx *ctx = qos_test_ctx_new(test);
+	s64 before = cpuidle_governor_latency_req(0);
+
+	KUNIT_ASSERT_EQ(test, 0, set_acceptable_latency(TEST_ID,
+							INFINITE_LATENCY));
+	ctx->ours = true;
+
+	KUNIT_EXPECT_EQ(test, before, cpuidle_governor_latency_req(0));
+}
+
+static struct kunit_case cpuidle_latency_cases[] = {
+	KUNIT_CASE(cpuidle_latency_fit_below_keeps_state),
+	KUNIT_CASE(cpuidle_latency_fit_equal_keeps_state),
+	KUNIT_CASE(cpuidle_latency_fit_above_demotes),
+	KUNIT_CASE(cpuidle_latency_fit_picks_deepest_fitting),
+	KUNIT_CASE(cpuidle_latency_fit_zero_gives_state0),
+	KUNIT_CASE(cpuidle_latency_fit_infinite_keeps_state),
+	KUNIT_CASE(cpuidle_latency_fit_skips_disabled),
+	KUNIT_CASE(cpuidle_latency_fit_timer_stop_needs_broadcast),
+	KUNIT_CASE(cpuidle_latency_governor_req_min_both_ways),
+	KUNIT_CASE(cpuidle_latency_governor_req_zero),
+	KUNIT_CASE(cpuidle_latency_governor_req_infinite_ignored),
+	{}
+};
+
+static struct kunit_suite cpuidle_latency_suite = {
+	.name = "cpuidle_latency",
+	.test_cases = cpuidle_latency_cases,
+};
+
+kunit_test_suite(cpuidle_latency_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the latency constraint in cpuidle");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
