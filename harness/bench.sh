@@ -4,7 +4,7 @@
 # make bench: boot the test kernel with 2 and then 4 vCPUs and run
 # lib/latency_benchmark.c, our registry against CPU latency QoS, then once
 # more counting instructions instead of time (QEMU -icount); then count
-# the instructions the series adds to each idle entry in acpi_idle_enter().
+# the instructions the series adds to each idle entry in cpuidle_enter_state().
 # The results go to build/bench-results.txt, and to the terminal at the
 # end; a run that gives no table fails.
 set -eu
@@ -25,7 +25,7 @@ bench_boot() {
 	log=$build/bench-$1-console.log
 	BOOT_TIMEOUT=2400 "$top/harness/boot.sh" bench "$log" >/dev/null 2>&1 ||
 		true
-	grep -a -e '^cpus' -e '^ *N ' -e '^ *[0-9]' "$log" || {
+	grep -a -e '^cpus' -e '^ *N ' -e '^ *[0-9]' -e '^ipis' "$log" || {
 		echo "bench: no result from the $1 run; see $log" >&2
 		exit 1
 	}
@@ -34,7 +34,7 @@ bench_boot() {
 {
 	echo "# make bench, $(date -u +%Y-%m-%d), Linux $(cat "$kbuild/include/config/kernel.release"),"
 	echo "# QEMU $(qemu-system-x86_64 --version | head -n 1 | awk '{print $4}') TCG on $(nproc) host cores."
-	echo "# ns per operation; only the ratio ours/pmqos is meaningful under TCG."
+	echo "# ns per operation; only the ratios (named/6.12, pmqos/6.12) are meaningful under TCG."
 	for smp in 2 4; do
 		echo
 		echo "## $smp vCPUs"
@@ -51,7 +51,7 @@ bench_boot() {
 		bench_boot icount
 	echo
 	echo "# Added work on each idle entry, counted in the instructions of"
-	echo "# acpi_idle_enter() as compiled in this build, against the same"
+	echo "# cpuidle_enter_state() as compiled in this build, against the same"
 	echo "# function compiled from the pristine 6.12 source with the same flags."
 	"$top/harness/idle-insns.sh" "$kbuild" | sed 's/^/#   /'
 } >"$out.new" || {

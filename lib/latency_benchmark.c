@@ -1,18 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Benchmark of the latency-constraint registry against CPU latency QoS.
+ * Benchmark of the latency-constraint registry against the CPU latency QoS
+ * of 6.12.
  *
  * "echo 1 > /sys/module/latency_benchmark/parameters/run" measures, with
- * N = 1, 10, 100, 1000 and 10000 constraints already held by each side,
+ * N = 1, 10, 100, 1000 and 10000 constraints already held by each form,
  * the cost in ns per operation of our named calls, of our request handle
- * (struct latency_request, caller-allocated like struct pm_qos_request),
- * and of CPU latency QoS:
+ * (struct latency_request), of the CPU latency QoS calls, which run on the
+ * registry, and of the 6.12 algorithm they replace: pm_qos_update_target()
+ * on a struct pm_qos_constraints of the benchmark's own, exactly the old
+ * CPU latency code (it stays in the tree for the other PM QoS classes),
+ * with its wake_up_all_idle_cpus() when the target changes:
  *
  *   query     system_latency_constraint()    / cpu_latency_qos_limit()
  *   add+rm    set_ + remove_acceptable_latency() of one more constraint,
  *             latency_request_add() + _remove() (the request named once
  *             by latency_request_init(), as its holder would at probe)
  *             / cpu_latency_qos_add_request() + _remove_request()
+ *             / the 6.12 add and remove
  *   mod-same  modify_acceptable_latency() of a constraint that does not set
  *             the system value, above all others (where PM QoS's plist is
  *             quickest), latency_request_update() alike
@@ -21,20 +26,26 @@
  *   mod-min   the same, changing the system value each time
  *   wake      a change that must reach idle CPUs and has when the call
  *             returns: set_acceptable_latency() of an existing constraint
- *             between 50 and 150 us, forbidding and allowing a 200 us C3
- *             (the ACPI idle notifier IPIs every CPU and waits, or wakes
- *             them) / cpu_latency_qos_update_request() (which always calls
- *             wake_up_all_idle_cpus() and does not wait)
+ *             between 150 and 250 us, forbidding and allowing a 200 us C3
+ *             (the CPUs in C3 are interrupted and waited for, those in C2
+ *             woken so that they may go deeper) /
+ *             cpu_latency_qos_update_request() (the same without waiting)
+ *             / 6.12 (wake_up_all_idle_cpus(): every idle CPU, no wait)
  *   wake-none the same between 300 and 400 us, which changes nothing for
  *             a CPU whose deepest state has an exit latency of 200 us
  *
- * and prints one line per N and operation, with the ratios named / PM QoS
- * and handle / PM QoS ("-" where a form has no such operation).  Our side
- * holds the request the handle rows change on top of the N named
- * constraints, so it holds N + 1 where PM QoS holds N.  Under QEMU TCG only
- * ratios within one run mean anything.
+ * and prints one line per N and operation, with the ratios named / 6.12
+ * and pmqos / 6.12 ("-" where a form has no such operation).  For the two
+ * wake rows it then counts the CPUs each change interrupts ("ipis" lines):
+ * for the registry, those its latency_idle_wake trace event reports; for
+ * 6.12, the other CPUs idle when wake_up_all_idle_cpus() is called, which
+ * is whom it interrupts.  The registry
+ * holds the N named constraints, the N PM QoS requests and the request the
+ * handle rows change, 2N + 1 in all, where the 6.12 list holds N: every
+ * registry figure is taken at more than twice the 6.12 one's N.  Under QEMU
+ * TCG only ratios within one run mean anything.
  *
- * Built in only: cpu_latency_qos_limit() is not exported to modules.
+ * Built in only: pm_qos_update_target() is not exported to modules.
  */
 
 #define pr_fmt(fmt) "latency_benchmark: " fmt
@@ -47,7 +58,9 @@
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/pm_qos.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
+#include <trace/events/latency.h>
 
 #define BENCH_ID_FMT	"bench:%u"
 #define BENCH_NONE	U64_MAX		/* an operation a form does not have */
@@ -63,9 +76,61 @@ static bool bench_wake = true;
 module_param_named(wake, bench_wake, bool, 0644);
 MODULE_PARM_DESC(wake, "include the rows of changes that must reach idle CPUs");
 
+/* The CPU latency QoS of 6.12, as kernel/power/qos.c had it. */
+static struct pm_qos_constraints bench_old = {
+	.list = PLIST_HEAD_INIT(bench_old.list),
+	.target_value = PM_QOS_CPU_LATENCY_DEFAULT_VALUE,
+	.default_value = PM_QOS_CPU_LATENCY_DEFAULT_VALUE,
+	.no_constraint_value = PM_QOS_CPU_LATENCY_DEFAULT_VALUE,
+	.type = PM_QOS_MIN,
+};
+
+/* CPUs interrupted while the "ipis" lines count, and whether they do. */
+static atomic_t bench_ipis = ATOMIC_INIT(0);
+static bool bench_counting;
+
+/* The other online CPUs that are idle, whom wake_up_all_idle_cpus() wakes. */
+static unsigned int bench_idle_others(void)
+{
+	unsigned int n = 0;
+	int cpu, this = get_cpu();
+
+	for_each_online_cpu(cpu)
+		n += cpu != this && idle_cpu(cpu);
+	put_cpu();
+	return n;
+}
+
+/* 6.12's cpu_latency_qos_apply(). */
+static void bench_old_apply(struct plist_node *node,
+			    enum pm_qos_req_action action, s32 value)
+{
+	if (pm_qos_update_target(&bench_old, node, action, value) > 0) {
+		if (bench_counting)
+			atomic_add(bench_idle_others(), &bench_ipis);
+		wake_up_all_idle_cpus();
+	}
+}
+
+/* Probe on latency_idle_wake: the CPUs the registry interrupted. */
+static void bench_count_wake(void *data, int old, int new, unsigned int deep,
+			     unsigned int shallow, bool wait)
+{
+	if (bench_counting)
+		atomic_add(deep + shallow, &bench_ipis);
+}
+
+/* 6.12's cpu_latency_qos_update_request(), on a node already added. */
+static void bench_old_update(struct plist_node *node, s32 value)
+{
+	if (value != node->prio)
+		bench_old_apply(node, PM_QOS_UPDATE_REQ, value);
+}
+
 struct bench_side {
 	char (*ids)[sizeof("bench:4294967295")];
 	struct pm_qos_request *reqs;
+	struct plist_node *olds;	/* in bench_old */
 	struct latency_request handle;	/* "bench:handle", changed by handle rows */
 	unsigned int n;
 };
@@ -106,6 +171,20 @@ static u64 bench_query_qos(unsigned int loops)
 
 	for (i = 0; i < loops; i++) {
 		sum += cpu_latency_qos_limit();
+		barrier();
+	}
+	OPTIMIZER_HIDE_VAR(sum);
+	return ktime_get_ns() - t0;
+}
+
+static u64 bench_query_old(unsigned int loops)
+{
+	u64 t0 = ktime_get_ns();
+	unsigned int i;
+	int sum = 0;
+
+	for (i = 0; i < loops; i++) {
+		sum += pm_qos_read_value(&bench_old);
 		barrier();
 	}
 	OPTIMIZER_HIDE_VAR(sum);
@@ -153,6 +232,19 @@ static u64 bench_addrm_qos(unsigned int loops)
 	return ktime_get_ns() - t0;
 }
 
+static u64 bench_addrm_old(unsigned int loops)
+{
+	struct plist_node node = {};
+	u64 t0 = ktime_get_ns();
+	unsigned int i;
+
+	for (i = 0; i < loops; i++) {
+		bench_old_apply(&node, PM_QOS_ADD_REQ, 500000);
+		bench_old_apply(&node, PM_QOS_REMOVE_REQ, PM_QOS_DEFAULT_VALUE);
+	}
+	return ktime_get_ns() - t0;
+}
+
 /* Alternate holder 0 between @a and @b. */
 static u64 bench_modify_ours(struct bench_side *s, unsigned int loops,
 			     int a, int b)
@@ -193,6 +285,19 @@ static u64 bench_modify_qos(struct bench_side *s, unsigned int loops,
 	return t0;
 }
 
+static u64 bench_modify_old(struct bench_side *s, unsigned int loops,
+			    int a, int b)
+{
+	u64 t0 = ktime_get_ns();
+	unsigned int i;
+
+	for (i = 0; i < loops; i++)
+		bench_old_update(&s->olds[0], i & 1 ? a : b);
+	t0 = ktime_get_ns() - t0;
+	bench_old_update(&s->olds[0], bench_value(0));
+	return t0;
+}
+
 static u64 bench_wake_ours(struct bench_side *s, unsigned int loops,
 			   int a, int b)
 {
@@ -206,6 +311,47 @@ static u64 bench_wake_ours(struct bench_side *s, unsigned int loops,
 	return t0;
 }
 
+/* Interrupted CPUs per change, as "whole.hundredths". */
+static void bench_per_change(char *buf, size_t size, unsigned int ipis,
+			     unsigned int changes)
+{
+	unsigned int c = ipis * 100 / changes;
+
+	snprintf(buf, size, "%u.%02u", c / 100, c % 100);
+}
+
+/*
+ * Count the CPUs interrupted by @loops changes of holder 0 between @a and
+ * @b, in each form that wakes (the handle form's update does as pmqos's).
+ */
+static void bench_ipi_line(struct bench_side *s, unsigned int n,
+			   const char *op, unsigned int loops, int a, int b)
+{
+	char nb[16], qb[16], ob[16];
+	unsigned int i;
+
+	bench_counting = true;
+	atomic_set(&bench_ipis, 0);
+	for (i = 0; i < loops; i++)
+		set_acceptable_latency(s->ids[0], i & 1 ? a : b);
+	set_acceptable_latency(s->ids[0], bench_value(0));
+	bench_per_change(nb, sizeof(nb), atomic_xchg(&bench_ipis, 0),
+			 loops + 1);
+	for (i = 0; i < loops; i++)
+		cpu_latency_qos_update_request(&s->reqs[0], i & 1 ? a : b);
+	cpu_latency_qos_update_request(&s->reqs[0], bench_value(0));
+	bench_per_change(qb, sizeof(qb), atomic_xchg(&bench_ipis, 0),
+			 loops + 1);
+	for (i = 0; i < loops; i++)
+		bench_old_update(&s->olds[0], i & 1 ? a : b);
+	bench_old_update(&s->olds[0], bench_value(0));
+	bench_per_change(ob, sizeof(ob), atomic_xchg(&bench_ipis, 0),
+			 loops + 1);
+	bench_counting = false;
+	pr_info("ipis %6u %-9s named %s pmqos %s 6.12 %s (CPUs interrupted per change)\n",
+		n, op, nb, qb, ob);
+}
+
 static int bench_fill(struct bench_side *s, unsigned int n)
 {
 	unsigned int i;
@@ -213,7 +359,8 @@ static int bench_fill(struct bench_side *s, unsigned int n)
 
 	s->ids = kvcalloc(n, sizeof(*s->ids), GFP_KERNEL);
 	s->reqs = kvcalloc(n, sizeof(*s->reqs), GFP_KERNEL);
-	if (!s->ids || !s->reqs)
+	s->olds = kvcalloc(n, sizeof(*s->olds), GFP_KERNEL);
+	if (!s->ids || !s->reqs || !s->olds)
 		return -ENOMEM;
 	ret = latency_request_init(&s->handle, "bench:handle") ?:
 	      latency_request_add(&s->handle, bench_value(0));
@@ -225,6 +372,7 @@ static int bench_fill(struct bench_side *s, unsigned int n)
 		if (ret)
 			return ret;
 		cpu_latency_qos_add_request(&s->reqs[i], bench_value(i));
+		bench_old_apply(&s->olds[i], PM_QOS_ADD_REQ, bench_value(i));
 		s->n = i + 1;
 	}
 	return 0;
@@ -237,13 +385,17 @@ static void bench_empty(struct bench_side *s)
 	for (i = 0; i < s->n; i++) {
 		remove_acceptable_latency(s->ids[i]);
 		cpu_latency_qos_remove_request(&s->reqs[i]);
+		bench_old_apply(&s->olds[i], PM_QOS_REMOVE_REQ,
+				PM_QOS_DEFAULT_VALUE);
 	}
 	if (latency_request_active(&s->handle))
 		latency_request_remove(&s->handle);
 	kvfree(s->ids);
 	kvfree(s->reqs);
+	kvfree(s->olds);
 	s->ids = NULL;
 	s->reqs = NULL;
+	s->olds = NULL;
 	s->n = 0;
 }
 
@@ -271,53 +423,63 @@ static void bench_ratio(char *buf, size_t size, u64 ours, u64 qos)
 }
 
 static void bench_line(unsigned int n, const char *op, u64 named, u64 handle,
-		       u64 qos, unsigned int loops)
+		       u64 qos, u64 old, unsigned int loops)
 {
-	char nn[24], hn[24], qn[24], nr[24], hr[24];
+	char nn[24], hn[24], qn[24], on[24], nr[24], qr[24];
 
 	bench_ns(nn, sizeof(nn), named, loops);
 	bench_ns(hn, sizeof(hn), handle, loops);
 	bench_ns(qn, sizeof(qn), qos, loops);
-	bench_ratio(nr, sizeof(nr), named, qos);
-	bench_ratio(hr, sizeof(hr), handle, qos);
-	pr_info("%6u %-9s %9s %9s %9s %11s %12s\n", n, op, nn, hn, qn, nr, hr);
+	bench_ns(on, sizeof(on), old, loops);
+	bench_ratio(nr, sizeof(nr), named, old);
+	bench_ratio(qr, sizeof(qr), qos, old);
+	pr_info("%6u %-9s %9s %9s %9s %9s %10s %10s\n", n, op, nn, hn, qn, on,
+		nr, qr);
 }
 
 /*
  * Each figure is the best of BENCH_RUNS runs: under QEMU TCG a run can be
  * stretched by a vCPU thread the host did not schedule, never shortened.
- * The runs of the three forms alternate, so that a slow spell of the host
+ * The runs of the four forms alternate, so that a slow spell of the host
  * falls on all of them alike.
  */
 #define BENCH_RUNS	7
-#define BENCH_ROW(n, op, loops, named, handle, qos) do {		\
-	u64 __n = U64_MAX, __h = U64_MAX, __q = U64_MAX;		\
+#define BENCH_ROW(n, op, loops, named, handle, qos, old) do {		\
+	u64 __n = U64_MAX, __h = U64_MAX, __q = U64_MAX, __o = U64_MAX;	\
 	int __r;							\
 	for (__r = 0; __r < BENCH_RUNS; __r++) {			\
 		__n = min_t(u64, __n, (named));				\
 		__h = min_t(u64, __h, (handle));			\
 		__q = min_t(u64, __q, (qos));				\
+		__o = min_t(u64, __o, (old));				\
 	}								\
-	bench_line((n), (op), __n, __h, __q, (loops));			\
+	bench_line((n), (op), __n, __h, __q, __o, (loops));		\
 } while (0)
 
 static int bench_run(void)
 {
 	static const unsigned int sizes[] = { 1, 10, 100, 1000, 10000 };
 	const unsigned int qloops = 100000, uloops = 1000, wloops = 100;
-	struct pm_qos_request kernel_req = {};
+	struct plist_node kernel_old = {};
+	bool have_kernel_old = false;
 	struct bench_side s = {};
 	unsigned int k;
 	int ret = 0;
 
-	/* PM QoS has no built-in "kernel" constraint: give it one alike. */
-	if (system_latency_constraint() < INFINITE_LATENCY)
-		cpu_latency_qos_add_request(&kernel_req,
-					    system_latency_constraint());
+	/* 6.12 has no built-in "kernel" constraint: give it one alike. */
+	if (system_latency_constraint() < INFINITE_LATENCY) {
+		bench_old_apply(&kernel_old, PM_QOS_ADD_REQ,
+				system_latency_constraint());
+		have_kernel_old = true;
+	}
 
-	pr_info("cpus %u, constraints held by each side: N\n", num_online_cpus());
-	pr_info("%6s %-9s %9s %9s %9s %11s %12s\n", "N", "operation",
-		"named ns", "handle ns", "pmqos ns", "named/pmqos", "handle/pmqos");
+	ret = register_trace_latency_idle_wake(bench_count_wake, NULL);
+	if (ret)
+		return ret;
+	pr_info("cpus %u, constraints held by each form: N\n", num_online_cpus());
+	pr_info("%6s %-9s %9s %9s %9s %9s %10s %10s\n", "N", "operation",
+		"named ns", "handle ns", "pmqos ns", "6.12 ns", "named/6.12",
+		"pmqos/6.12");
 	for (k = 0; k < ARRAY_SIZE(sizes); k++) {
 		unsigned int n = sizes[k];
 
@@ -325,14 +487,17 @@ static int bench_run(void)
 		if (ret)
 			break;
 		BENCH_ROW(n, "query", qloops, bench_query_ours(qloops),
-			  BENCH_NONE, bench_query_qos(qloops));
+			  BENCH_NONE, bench_query_qos(qloops),
+			  bench_query_old(qloops));
 		BENCH_ROW(n, "add+rm", uloops, bench_addrm_ours(uloops),
-			  bench_addrm_handle(uloops), bench_addrm_qos(uloops));
+			  bench_addrm_handle(uloops), bench_addrm_qos(uloops),
+			  bench_addrm_old(uloops));
 		/* Holder 0 stays above every other holder... */
 		BENCH_ROW(n, "mod-same", uloops,
 			  bench_modify_ours(&s, uloops, 950001, 950002),
 			  bench_modify_handle(&s, uloops, 950001, 950002),
-			  bench_modify_qos(&s, uloops, 950001, 950002));
+			  bench_modify_qos(&s, uloops, 950001, 950002),
+			  bench_modify_old(&s, uloops, 950001, 950002));
 		/*
 		 * ...in the middle of the others: where PM QoS's plist, which
 		 * is quick at both ends, must walk its distinct values...
@@ -340,31 +505,40 @@ static int bench_run(void)
 		BENCH_ROW(n, "mod-mid", uloops,
 			  bench_modify_ours(&s, uloops, 450001, 450002),
 			  bench_modify_handle(&s, uloops, 450001, 450002),
-			  bench_modify_qos(&s, uloops, 450001, 450002));
+			  bench_modify_qos(&s, uloops, 450001, 450002),
+			  bench_modify_old(&s, uloops, 450001, 450002));
 		/* ...or below everything, so the system value changes. */
 		BENCH_ROW(n, "mod-min", uloops,
 			  bench_modify_ours(&s, uloops, 500, 600),
 			  bench_modify_handle(&s, uloops, 500, 600),
-			  bench_modify_qos(&s, uloops, 500, 600));
+			  bench_modify_qos(&s, uloops, 500, 600),
+			  bench_modify_old(&s, uloops, 500, 600));
 		synchronize_acceptable_latency();
 		if (bench_wake) {
-			/* Between 50 and 150 us, C3 (200 us) is forbidden. */
+			/* 150 us forbids C3 (200 us), 250 us allows it. */
 			BENCH_ROW(n, "wake", wloops,
-				  bench_wake_ours(&s, wloops, 50, 150),
+				  bench_wake_ours(&s, wloops, 150, 250),
 				  BENCH_NONE,
-				  bench_modify_qos(&s, wloops, 50, 150));
+				  bench_modify_qos(&s, wloops, 150, 250),
+				  bench_modify_old(&s, wloops, 150, 250));
 			/* Between 300 and 400 us, no state of the guest changes. */
 			BENCH_ROW(n, "wake-none", wloops,
 				  bench_wake_ours(&s, wloops, 300, 400),
 				  BENCH_NONE,
-				  bench_modify_qos(&s, wloops, 300, 400));
+				  bench_modify_qos(&s, wloops, 300, 400),
+				  bench_modify_old(&s, wloops, 300, 400));
+			bench_ipi_line(&s, n, "wake", wloops, 150, 250);
+			bench_ipi_line(&s, n, "wake-none", wloops, 300, 400);
 		}
 		bench_empty(&s);
 	}
 	bench_empty(&s);
-	if (cpu_latency_qos_request_active(&kernel_req))
-		cpu_latency_qos_remove_request(&kernel_req);
+	if (have_kernel_old)
+		bench_old_apply(&kernel_old, PM_QOS_REMOVE_REQ,
+				PM_QOS_DEFAULT_VALUE);
 	synchronize_acceptable_latency();
+	unregister_trace_latency_idle_wake(bench_count_wake, NULL);
+	tracepoint_synchronize_unregister();
 	pr_info("done\n");
 	return ret;
 }
