@@ -96,7 +96,8 @@ static void latency_free_dead(struct latency_registry *r)
  * publishes, is made under its ->lock, a raw spinlock taken with
  * raw_spin_lock_irqsave(): modify, remove and the request calls may be called
  * from hard interrupt context, on PREEMPT_RT too.  Nothing under ->lock
- * sleeps, allocates or frees: remove hands what it unlinked to ->notify_work,
+ * sleeps, allocates or frees: remove frees what it unlinked after dropping
+ * it (on PREEMPT_RT, where kfree() may sleep, it hands it to ->notify_work),
  * and the listing copies a few holders at a time and prints them after
  * dropping it.  Readers of the value take no lock.  The notifier chain runs
  * under ->notify_lock, a mutex, never under ->lock; a notifier must therefore
@@ -651,6 +652,7 @@ EXPORT_SYMBOL_IF_KUNIT(latency_registry_modify);
 int latency_registry_remove(struct latency_registry *r,
 			    const char *identifier)
 {
+	struct latency_constraint *c;
 	struct latency_request *req;
 	bool changed = false;
 	unsigned long flags;
@@ -673,13 +675,18 @@ int latency_registry_remove(struct latency_registry *r,
 		return latency_check_chars(identifier) ?: -ENOENT;
 	if (handle)
 		return latency_check_owner(identifier, true);
-	/* kfree() may sleep on PREEMPT_RT: the work item frees it. */
-	llist_add(&container_of(req, struct latency_constraint, req)->dead,
-		  &r->dead);
+	c = container_of(req, struct latency_constraint, req);
+	if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
+		/* kfree() may sleep there: the work item frees it. */
+		llist_add(&c->dead, &r->dead);
+		if (!changed)
+			schedule_work(&r->notify_work);
+	} else {
+		/* Any context: kfree() never sleeps. */
+		latency_free(c);
+	}
 	if (changed)
 		latency_changed(r, false);
-	else
-		schedule_work(&r->notify_work);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_remove);

@@ -105,8 +105,8 @@ static int ipw2100_test_notify(struct notifier_block *nb, unsigned long value,
 }
 
 /*
- * Up returns with the constraint in effect: the consumers (ACPI idle, which
- * wakes CPUs sleeping too deep) have been told before ipw2100_up() goes on.
+ * Up returns with the constraint in effect: no CPU is left sleeping too
+ * deep, and the notifiers have been told, before ipw2100_up() goes on.
  */
 static void ipw2100_latency_up_in_effect_on_return(struct kunit *test)
 {

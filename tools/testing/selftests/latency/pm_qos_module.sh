@@ -1,0 +1,75 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# A kernel user of the CPU latency QoS is a holder like any other.
+#
+# The module test_latency_qos (lib/test_latency_qos.c) holds one
+# cpu_latency_qos_add_request() of "usecs" while loaded.
+# /proc/latency_constraints must list it by the function and module that
+# added it, the system value and the limit of /dev/cpu_dma_latency and of
+# /proc/acpi/processor/*/power must follow it, and unloading must release
+# it; an invalid value must be refused and leave nothing behind.
+#
+# KTAP output through kselftest/ktap_helpers.sh; skips as a whole when the
+# module is not installed.  ktap_test_result runs its command word-split,
+# so each check is a function of no argument.
+
+DIR=$(dirname "$(readlink -f "$0")")
+# shellcheck source=/dev/null
+. "$DIR/../kselftest/ktap_helpers.sh"
+
+MOD=test_latency_qos
+NAME="pm_qos:test_latency_qos_hold\\[$MOD\\]"
+LIST=/proc/latency_constraints
+# Below the built-in "kernel" holder and anything the guest holds.
+USECS=77
+
+has_module() {
+	[ -n "$(find "/lib/modules/$(uname -r)" -name "$1.ko*" 2>/dev/null)" ]
+}
+
+# The limit /dev/cpu_dma_latency reads: 4 bytes, a host-endian s32.
+qos_limit() {
+	od -An -t d4 -N 4 /dev/cpu_dma_latency | tr -d ' '
+}
+
+listed() { grep -q "^$NAME $USECS - -\$" $LIST; }
+sets_system() { grep -q "^# system $USECS $NAME\$" $LIST; }
+qos_follows() { [ "$(qos_limit)" = "$USECS" ]; }
+power_follows() {
+	files=$(ls /proc/acpi/processor/*/power 2>/dev/null)
+	[ -n "$files" ] || return 0	# no ACPI C-states: nothing to show
+	# shellcheck disable=SC2086
+	[ "$(sed -n 's/^maximum allowed latency: \([0-9]*\) usec$/\1/p' $files |
+		sort -u)" = "$USECS" ]
+}
+released() { ! grep -q "^$NAME " $LIST && [ "$(cat $LIST)" = "$before" ]; }
+bad_refused() { ! modprobe $MOD usecs=-5 2>/dev/null; }
+bad_leaves_nothing() { [ "$(cat $LIST)" = "$before" ]; }
+
+ktap_print_header
+
+if ! has_module $MOD; then
+	ktap_skip_all "$MOD is not a module of this kernel"
+	exit "$KSFT_SKIP"
+fi
+if [ ! -r $LIST ]; then
+	ktap_skip_all "no $LIST"
+	exit "$KSFT_SKIP"
+fi
+
+ktap_set_plan 8
+
+rmmod $MOD 2>/dev/null
+before=$(cat $LIST)
+ktap_test_result "modprobe $MOD usecs=$USECS" modprobe $MOD usecs=$USECS
+sed 's/^/# /' $LIST
+ktap_test_result "listed by the function and module that added it" listed
+ktap_test_result "it sets the system value" sets_system
+ktap_test_result "/dev/cpu_dma_latency reads $USECS" qos_follows
+ktap_test_result "every power file shows $USECS usec" power_follows
+rmmod $MOD
+ktap_test_result "rmmod releases it, the listing is as before" released
+ktap_test_result "an invalid value (-5) is refused" bad_refused
+ktap_test_result "... and leaves nothing behind" bad_leaves_nothing
+ktap_finished
