@@ -367,6 +367,7 @@ static void latency_notify(struct latency_registry *r)
 }
 
 DEFINE_PER_CPU(struct latency_idle, latency_idle);
+EXPORT_SYMBOL_IF_KUNIT(latency_idle);
 
 /* The system value latency_idle_wake() was last called for. */
 static int latency_idle_value = INFINITE_LATENCY;

@@ -14,6 +14,7 @@
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/cpumask.h>
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
@@ -1357,6 +1358,62 @@ static void latency_system_request(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, latency_registry_check(&latency_system), 0U);
 }
 
+/*
+ * The exit latency @cpu publishes for its idle state once it settles:
+ * polled for up to 100 us, as a CPU that published a state just before a
+ * change demotes itself a few instructions later.
+ */
+static u32 latency_idle_settled(int cpu, u32 limit_ns)
+{
+	u32 exit_ns = 0;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		exit_ns = READ_ONCE(per_cpu(latency_idle, cpu).exit_ns);
+		if (exit_ns <= limit_ns)
+			break;
+		udelay(1);
+	}
+	return exit_ns;
+}
+
+/*
+ * When set_acceptable_latency() returns, no CPU is idle in a state deeper
+ * than the new value, whichever cpuidle driver runs; the same after
+ * modify_acceptable_latency() and synchronize_acceptable_latency().  The
+ * other CPUs are left to sleep as deep as they like first.  Without the
+ * wake-up a CPU in a deeper state would stay there until its next tick.
+ */
+static void latency_system_in_effect_on_return(struct kunit *test)
+{
+	const u32 limit_ns = 10 * NSEC_PER_USEC;
+	int round, cpu, deep = 0;
+
+	for (round = 0; round < 20; round++) {
+		msleep(20);
+		for_each_online_cpu(cpu)
+			deep += READ_ONCE(per_cpu(latency_idle, cpu).exit_ns) >
+				limit_ns;
+		if (round & 1) {
+			KUNIT_ASSERT_EQ(test, set_acceptable_latency(KTEST_ID,
+								    INFINITE_LATENCY), 0);
+			KUNIT_ASSERT_EQ(test, modify_acceptable_latency(KTEST_ID,
+								       10), 0);
+			synchronize_acceptable_latency();
+		} else {
+			KUNIT_ASSERT_EQ(test, set_acceptable_latency(KTEST_ID, 10),
+					0);
+		}
+		for_each_online_cpu(cpu)
+			KUNIT_EXPECT_LE_MSG(test, latency_idle_settled(cpu, limit_ns),
+					    limit_ns, "CPU%d, round %d", cpu, round);
+		KUNIT_ASSERT_EQ(test, remove_acceptable_latency(KTEST_ID), 0);
+	}
+	synchronize_acceptable_latency();
+	kunit_info(test, "%d times a CPU was idle deeper than 10 us before the change\n",
+		   deep);
+}
+
 static void latency_system_notifier(struct kunit *test)
 {
 	struct latency_test_listener *l = &((struct latency_test_ctx *)test->priv)->sys;
@@ -1715,6 +1772,7 @@ static struct kunit_case latency_test_cases[] = {
 	KUNIT_CASE(latency_system_ipw2100_life_cycle),
 	KUNIT_CASE(latency_system_request),
 	KUNIT_CASE(latency_system_notifier),
+	KUNIT_CASE(latency_system_in_effect_on_return),
 	KUNIT_CASE(latency_idle_decide_tighten),
 	KUNIT_CASE(latency_idle_decide_relax),
 	KUNIT_CASE(latency_idle_decide_not_idle),
