@@ -1259,9 +1259,9 @@ EXPORT_SYMBOL_IF_KUNIT(latency_registry_show);
  * an identifier that is already held changes that constraint, without
  * allocating memory.  A value above INFINITE_LATENCY means "no constraint".
  * When the system value changes, it is in effect by the time this function
- * returns: no CPU is idle in a state whose exit latency exceeds it,
- * whichever cpuidle driver runs, and the latency notifiers have been
- * called with it.
+ * returns, whichever cpuidle driver runs: no CPU is idle in a state whose
+ * exit latency exceeds it, and the latency notifiers have been called with
+ * it.
  *
  * @identifier is 1 to LATENCY_ID_MAX printable ASCII characters without
  * blanks, not starting with '#'; the registry keeps a copy.
