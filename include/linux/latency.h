@@ -154,14 +154,19 @@ static inline s64 latency_idle_enter(u64 exit_ns, u64 next_ns)
 /**
  * latency_idle_lower - publish a shallower state than latency_idle_enter()
  * @exit_ns: the exit latency of the state entered instead
+ * @next_ns: that of the next deeper state after it, 0 if none
  *
  * For cpuidle_enter_state() only.  Lowering needs no barrier: a change
- * that reads the old, deeper, value only interrupts the CPU needlessly.
+ * that reads the old, deeper, values interrupts the CPU needlessly, or
+ * does not wake it for a deeper state it may now enter, which costs power
+ * until its next wake-up, never latency.
  */
-static inline void latency_idle_lower(u64 exit_ns)
+static inline void latency_idle_lower(u64 exit_ns, u64 next_ns)
 {
-	WRITE_ONCE(this_cpu_ptr(&latency_idle)->exit_ns,
-		   min_t(u64, exit_ns, U32_MAX));
+	struct latency_idle *li = this_cpu_ptr(&latency_idle);
+
+	WRITE_ONCE(li->next_ns, min_t(u64, next_ns, U32_MAX));
+	WRITE_ONCE(li->exit_ns, min_t(u64, exit_ns, U32_MAX));
 }
 
 /* latency_idle_exit - this CPU has left its idle state; interrupts off. */
@@ -235,7 +240,7 @@ static inline s64 latency_idle_enter(u64 exit_ns, u64 next_ns)
 	return S64_MAX;
 }
 
-static inline void latency_idle_lower(u64 exit_ns) {}
+static inline void latency_idle_lower(u64 exit_ns, u64 next_ns) {}
 static inline void latency_idle_exit(void) {}
 #endif /* CONFIG_LATENCY */
 
