@@ -20,7 +20,7 @@ tree=$build/linux-source-6.12
 out=$build/build-matrix.txt
 jobs=$(nproc)
 
-"$top/harness/install-deps.sh"
+"$top/harness/install-deps.sh" matrix
 "$top/harness/apply.sh" >/dev/null
 
 # ccache by its compiler-named links: no CC= with a blank in it.

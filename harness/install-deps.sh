@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Install the Debian packages the build, the guest, the tests and the
-# documentation need.
+# documentation need; "install-deps.sh matrix" also those of make
+# build-matrix (clang and lld for LLVM=1, sparse for C=2, the arm64 cross
+# compiler; i386 builds with the host gcc's -m32).
 # Runs apt-get only when something is missing, so a warm machine pays nothing.
 set -eu
 
@@ -12,6 +14,11 @@ set -eu
 PKGS="linux-source-6.12 xz-utils gcc make bc bison flex libelf-dev libssl-dev
 cpio qemu-system-x86 busybox-static acpica-tools ccache python3 perl kmod
 rsync patch python3-sphinx python3-yaml"
+case "${1:-}" in
+matrix)	PKGS="$PKGS clang lld llvm sparse gcc-aarch64-linux-gnu" ;;
+"")	;;
+*)	echo "install-deps: unknown set $1" >&2; exit 2 ;;
+esac
 
 missing=
 for p in $PKGS; do
