@@ -37,7 +37,7 @@ ours='(^|/)(latency(_dev|_internal|_test|_benchmark)?|processor_idle|cpuidle(_la
 idle="SMP=y PROC_FS=y PCI=y ACPI=y ACPI_PROCESSOR=y CPU_IDLE=y
 	CPU_IDLE_GOV_LADDER=y CPU_IDLE_GOV_MENU=y CPU_IDLE_GOV_TEO=y LATENCY=y"
 kunit="KUNIT=y LATENCY_KUNIT_TEST=y CPUIDLE_LATENCY_KUNIT_TEST=y"
-bench="DEBUG_KERNEL=y RUNTIME_TESTING_MENU=y LATENCY_BENCHMARK=y"
+bench="DEBUG_KERNEL=y RUNTIME_TESTING_MENU=y PM=y LATENCY_BENCHMARK=y"
 # ipw2100 (the producer) and what it needs: its object is built alone.
 ipw="NET=y WIRELESS=y CFG80211=y NETDEVICES=y WLAN=y WLAN_VENDOR_INTEL=y
 	IPW2100=y"
