@@ -367,7 +367,6 @@ static void latency_notify(struct latency_registry *r)
 }
 
 DEFINE_PER_CPU(struct latency_idle, latency_idle);
-EXPORT_SYMBOL_IF_KUNIT(latency_idle);
 
 /* The system value latency_idle_wake() was last called for. */
 static int latency_idle_value = INFINITE_LATENCY;
@@ -1095,6 +1094,20 @@ unsigned int latency_registry_check(struct latency_registry *r)
 	return bad;
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_check);
+
+/**
+ * latency_idle_exit_ns - the idle state @cpu has published
+ * @cpu: a CPU
+ *
+ * Context: Any context.
+ * Return: The exit latency, in ns, of the state @cpu is idle in or about
+ * to enter, 0 if it is not idle.
+ */
+u32 latency_idle_exit_ns(int cpu)
+{
+	return READ_ONCE(per_cpu(latency_idle, cpu).exit_ns);
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_idle_exit_ns);
 #endif /* CONFIG_LATENCY_KUNIT_TEST */
 
 /*

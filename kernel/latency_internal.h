@@ -102,6 +102,7 @@ void latency_registry_destroy(struct latency_registry *r);
 void latency_registry_flush(struct latency_registry *r);
 int latency_registry_get(struct latency_registry *r, const char *identifier);
 unsigned int latency_registry_check(struct latency_registry *r);
+u32 latency_idle_exit_ns(int cpu);
 #endif
 
 /* What a change of the system value asks of an idle CPU. */

@@ -1369,7 +1369,7 @@ static u32 latency_idle_settled(int cpu, u32 limit_ns)
 	int i;
 
 	for (i = 0; i < 100; i++) {
-		exit_ns = READ_ONCE(per_cpu(latency_idle, cpu).exit_ns);
+		exit_ns = latency_idle_exit_ns(cpu);
 		if (exit_ns <= limit_ns)
 			break;
 		udelay(1);
@@ -1387,26 +1387,25 @@ static u32 latency_idle_settled(int cpu, u32 limit_ns)
 static void latency_system_in_effect_on_return(struct kunit *test)
 {
 	const u32 limit_ns = 10 * NSEC_PER_USEC;
-	int round, cpu, deep = 0;
+	int round, cpu, ret, deep = 0;
 
 	for (round = 0; round < 20; round++) {
 		msleep(20);
 		for_each_online_cpu(cpu)
-			deep += READ_ONCE(per_cpu(latency_idle, cpu).exit_ns) >
-				limit_ns;
+			deep += latency_idle_exit_ns(cpu) > limit_ns;
 		if (round & 1) {
-			KUNIT_ASSERT_EQ(test, set_acceptable_latency(KTEST_ID,
-								    INFINITE_LATENCY), 0);
-			KUNIT_ASSERT_EQ(test, modify_acceptable_latency(KTEST_ID,
-								       10), 0);
+			ret = set_acceptable_latency(KTEST_ID, INFINITE_LATENCY) ?:
+			      modify_acceptable_latency(KTEST_ID, 10);
 			synchronize_acceptable_latency();
 		} else {
-			KUNIT_ASSERT_EQ(test, set_acceptable_latency(KTEST_ID, 10),
-					0);
+			ret = set_acceptable_latency(KTEST_ID, 10);
 		}
+		KUNIT_ASSERT_EQ(test, ret, 0);
 		for_each_online_cpu(cpu)
-			KUNIT_EXPECT_LE_MSG(test, latency_idle_settled(cpu, limit_ns),
-					    limit_ns, "CPU%d, round %d", cpu, round);
+			KUNIT_EXPECT_LE_MSG(test,
+					    latency_idle_settled(cpu, limit_ns),
+					    limit_ns, "CPU%d, round %d", cpu,
+					    round);
 		KUNIT_ASSERT_EQ(test, remove_acceptable_latency(KTEST_ID), 0);
 	}
 	synchronize_acceptable_latency();
