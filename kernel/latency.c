@@ -375,12 +375,6 @@ static int latency_idle_value = INFINITE_LATENCY;
 static DEFINE_MUTEX(latency_idle_lock);
 static struct cpumask latency_idle_mask;
 
-/* A value in usecs as cpuidle compares it: ns, S64_MAX for none. */
-static s64 latency_ns(int usecs)
-{
-	return usecs < INFINITE_LATENCY ? (s64)usecs * NSEC_PER_USEC : S64_MAX;
-}
-
 /**
  * latency_idle_decide - what a change of the system value asks of a CPU
  * @old_ns: the system value before the change, in ns (S64_MAX: none)
@@ -428,7 +422,8 @@ static void latency_idle_ipi(void *unused)
  */
 static void latency_idle_wake(int old, int new, bool wait)
 {
-	s64 old_ns = latency_ns(old), new_ns = latency_ns(new);
+	s64 old_ns = latency_usecs_to_ns(old);
+	s64 new_ns = latency_usecs_to_ns(new);
 	unsigned int deep = 0, shallow = 0;
 	int cpu, this;
 

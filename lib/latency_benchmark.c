@@ -321,30 +321,24 @@ static void bench_per_change(char *buf, size_t size, unsigned int ipis,
 }
 
 /*
- * Count the CPUs interrupted by @loops changes of holder 0 between @a and
- * @b, in each form that wakes (the handle form's update does as pmqos's).
+ * Count the CPUs interrupted by the @loops changes of holder 0 between @a
+ * and @b of the wake rows, and the one that puts it back, in each form
+ * that wakes (the handle form's update does as pmqos's).
  */
 static void bench_ipi_line(struct bench_side *s, unsigned int n,
 			   const char *op, unsigned int loops, int a, int b)
 {
 	char nb[16], qb[16], ob[16];
-	unsigned int i;
 
 	bench_counting = true;
 	atomic_set(&bench_ipis, 0);
-	for (i = 0; i < loops; i++)
-		set_acceptable_latency(s->ids[0], i & 1 ? a : b);
-	set_acceptable_latency(s->ids[0], bench_value(0));
+	bench_wake_ours(s, loops, a, b);
 	bench_per_change(nb, sizeof(nb), atomic_xchg(&bench_ipis, 0),
 			 loops + 1);
-	for (i = 0; i < loops; i++)
-		cpu_latency_qos_update_request(&s->reqs[0], i & 1 ? a : b);
-	cpu_latency_qos_update_request(&s->reqs[0], bench_value(0));
+	bench_modify_qos(s, loops, a, b);
 	bench_per_change(qb, sizeof(qb), atomic_xchg(&bench_ipis, 0),
 			 loops + 1);
-	for (i = 0; i < loops; i++)
-		bench_old_update(&s->olds[0], i & 1 ? a : b);
-	bench_old_update(&s->olds[0], bench_value(0));
+	bench_modify_old(s, loops, a, b);
 	bench_per_change(ob, sizeof(ob), atomic_xchg(&bench_ipis, 0),
 			 loops + 1);
 	bench_counting = false;

@@ -126,28 +126,9 @@ struct latency_idle {
 };
 DECLARE_PER_CPU(struct latency_idle, latency_idle);
 
-/**
- * latency_idle_enter - publish the idle state this CPU is about to enter
- * @exit_ns: its exit latency
- * @next_ns: that of the next deeper state of the driver, 0 if none
- *
- * For cpuidle_enter_state() only, with interrupts off.  After the state is
- * published, a change of the system value that makes it too deep
- * interrupts this CPU; a change published before is in the value returned,
- * against which the caller must check the state once more.
- *
- * Return: The system value in ns, S64_MAX when nothing constrains it.
- */
-static inline s64 latency_idle_enter(u64 exit_ns, u64 next_ns)
+/* A value in usecs as cpuidle compares it: ns, S64_MAX for no constraint. */
+static inline s64 latency_usecs_to_ns(int usecs)
 {
-	struct latency_idle *li = this_cpu_ptr(&latency_idle);
-	int usecs;
-
-	WRITE_ONCE(li->next_ns, min_t(u64, next_ns, U32_MAX));
-	WRITE_ONCE(li->exit_ns, min_t(u64, exit_ns, U32_MAX));
-	/* Pairs with the smp_mb() of latency_idle_wake() in latency.c. */
-	smp_mb();
-	usecs = system_latency_constraint();
 	return usecs < INFINITE_LATENCY ? (s64)usecs * NSEC_PER_USEC : S64_MAX;
 }
 
@@ -167,6 +148,26 @@ static inline void latency_idle_lower(u64 exit_ns, u64 next_ns)
 
 	WRITE_ONCE(li->next_ns, min_t(u64, next_ns, U32_MAX));
 	WRITE_ONCE(li->exit_ns, min_t(u64, exit_ns, U32_MAX));
+}
+
+/**
+ * latency_idle_enter - publish the idle state this CPU is about to enter
+ * @exit_ns: its exit latency
+ * @next_ns: that of the next deeper state of the driver, 0 if none
+ *
+ * For cpuidle_enter_state() only, with interrupts off.  After the state is
+ * published, a change of the system value that makes it too deep
+ * interrupts this CPU; a change published before is in the value returned,
+ * against which the caller must check the state once more.
+ *
+ * Return: The system value in ns, S64_MAX when nothing constrains it.
+ */
+static inline s64 latency_idle_enter(u64 exit_ns, u64 next_ns)
+{
+	latency_idle_lower(exit_ns, next_ns);
+	/* Pairs with the smp_mb() of latency_idle_wake() in latency.c. */
+	smp_mb();
+	return latency_usecs_to_ns(system_latency_constraint());
 }
 
 /* latency_idle_exit - this CPU has left its idle state; interrupts off. */
