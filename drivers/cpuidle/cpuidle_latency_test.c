@@ -109,6 +109,26 @@ static void cpuidle_latency_fit_zero_gives_state0(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, fit(arm, 0, 0, false));
 }
 
+static void cpuidle_latency_state0_publishes_zero(struct kunit *test)
+{
+	static const u64 us[] = { 1, 10, 100 };	/* arm64: WFI is 1 us */
+	struct fit_ctx *ctx = fit_ctx_new(test, us, ARRAY_SIZE(us));
+
+	/*
+	 * Under 0 us the CPU is in state 0 and can go no shallower: what it
+	 * publishes must not exceed any constraint, so that no change
+	 * interrupts it and no entry takes the demotion again.
+	 */
+	KUNIT_EXPECT_EQ(test, 0, cpuidle_latency_exit_ns(&ctx->drv, 0));
+	KUNIT_EXPECT_EQ(test, 10 * US, cpuidle_latency_exit_ns(&ctx->drv, 1));
+	KUNIT_EXPECT_EQ(test, 100 * US, cpuidle_latency_exit_ns(&ctx->drv, 2));
+	/* The next deeper state stays that of the table. */
+	KUNIT_EXPECT_EQ(test, 10 * US, cpuidle_next_exit_ns(&ctx->drv, 0));
+	KUNIT_EXPECT_EQ(test, 0, cpuidle_next_exit_ns(&ctx->drv, 2));
+	/* And state 0 is what the demotion gives under 0 us. */
+	KUNIT_EXPECT_EQ(test, 0, fit(ctx, 2, 0, false));
+}
+
 static void cpuidle_latency_fit_infinite_keeps_state(struct kunit *test)
 {
 	static const u64 us[] = { 0, 1, INFINITE_LATENCY + 1ULL };
@@ -231,6 +251,7 @@ static struct kunit_case cpuidle_latency_cases[] = {
 	KUNIT_CASE(cpuidle_latency_fit_above_demotes),
 	KUNIT_CASE(cpuidle_latency_fit_picks_deepest_fitting),
 	KUNIT_CASE(cpuidle_latency_fit_zero_gives_state0),
+	KUNIT_CASE(cpuidle_latency_state0_publishes_zero),
 	KUNIT_CASE(cpuidle_latency_fit_infinite_keeps_state),
 	KUNIT_CASE(cpuidle_latency_fit_skips_disabled),
 	KUNIT_CASE(cpuidle_latency_fit_timer_stop_needs_broadcast),

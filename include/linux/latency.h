@@ -112,7 +112,8 @@ static inline int system_latency_constraint(void)
 /**
  * struct latency_idle - the idle state a CPU is in, as the registry sees it
  * @exit_ns: exit latency of the state the CPU is in or about to enter, in
- *	ns (at most U32_MAX); 0 when it is not idle
+ *	ns (at most U32_MAX); 0 when it is not idle or in state 0, below
+ *	which it cannot go
  * @next_ns: exit latency of the next deeper state of its cpuidle driver;
  *	0 when there is none or the CPU is not idle
  *
