@@ -26,12 +26,14 @@
  * consumers can act on the new value.
  *
  * Constraints are hashed by identifier and kept in an rbtree sorted by value
- * with the leftmost node cached: every update is O(log n), reading the
- * system value is O(1), and an update of an existing constraint never
- * allocates memory.  A holder that changes its constraint often, or must
- * not allocate, embeds a struct latency_request instead and holds it
- * through latency_request_add() and friends: no allocation, no lookup by
- * name, in the same namespace and listing.
+ * with both ends cached: every update is O(log n), O(1) at either end,
+ * reading the system value is O(1), and an update of an existing
+ * constraint never allocates memory.  A holder that changes its constraint
+ * often, or must not allocate, embeds a struct latency_request instead and
+ * holds it through latency_request_add() and friends: no allocation, no
+ * lookup by name, in the same namespace and listing.  Every call ends in
+ * one primitive, latency_apply(); the named calls are a lookup in front of
+ * it, the CPU latency QoS a request without a name.
  *
  * (C) Copyright 2006 Intel Corporation
  * Author: Arjan van de Ven <arjan@linux.intel.com>
@@ -254,98 +256,128 @@ static bool latency_publish(struct latency_registry *r)
 	return true;
 }
 
-/* Link @req, whose identifier, hash and value are set, and publish. */
-static bool latency_link(struct latency_registry *r,
-			 struct latency_request *req)
-{
-	bool changed;
+/* What latency_apply() does to a request. */
+enum latency_action {
+	LATENCY_ADD,
+	LATENCY_UPDATE,
+	LATENCY_REMOVE,
+};
 
-	lockdep_assert_held(&r->lock);
-	hash_add(r->names, &req->hnode, req->hash);
-	rb_add_cached(&req->rbnode, &r->by_usecs, latency_less);
-	r->count++;
-	changed = latency_publish(r);
-	if (r == &latency_system && trace_latency_add_enabled()) {
-		char buf[LATENCY_NAME_LEN];
-
-		trace_latency_add(latency_name(req->identifier, req->caller, buf),
-				  req->usecs, *r->value);
-	}
-	return changed;
-}
-
-/* Unlink @req, leaving it inactive, and publish. */
-static bool latency_unlink(struct latency_registry *r,
+/*
+ * The tree with its rightmost node cached as well as its leftmost: a
+ * request moved at either end, where most holders sit (the minimum, and
+ * "no constraint"), finds its neighbour in O(1).
+ */
+static void latency_insert(struct latency_registry *r,
 			   struct latency_request *req)
 {
-	bool changed;
-
-	lockdep_assert_held(&r->lock);
-	hash_del(&req->hnode);
-	rb_erase_cached(&req->rbnode, &r->by_usecs);
-	r->count--;
-	changed = latency_publish(r);
-	if (r == &latency_system && trace_latency_remove_enabled()) {
-		char buf[LATENCY_NAME_LEN];
-
-		trace_latency_remove(latency_name(req->identifier, req->caller,
-						  buf),
-				     req->usecs, *r->value);
-	}
-	return changed;
+	rb_add_cached(&req->rbnode, &r->by_usecs, latency_less);
+	if (!r->rightmost || latency_less(r->rightmost, &req->rbnode))
+		r->rightmost = &req->rbnode;
 }
 
-/* Give @req the value @usecs, keeping the tree sorted, and publish. */
-static bool latency_change(struct latency_registry *r,
-			   struct latency_request *req, int usecs)
+static void latency_erase(struct latency_registry *r,
+			  struct latency_request *req)
 {
-	struct rb_node *prev, *next;
+	if (r->rightmost == &req->rbnode)
+		r->rightmost = rb_prev(&req->rbnode);
+	rb_erase_cached(&req->rbnode, &r->by_usecs);
+}
+
+/* Whether @req, whose value moved up (@up) or down, is still in order. */
+static bool latency_in_order(struct latency_registry *r,
+			     struct latency_request *req, bool up)
+{
+	struct rb_node *node = &req->rbnode;
+
+	if (up)
+		return node == r->rightmost ||
+		       latency_less(node, rb_next(node));
+	return node == rb_first_cached(&r->by_usecs) ||
+	       latency_less(rb_prev(node), node);
+}
+
+static void latency_trace(const struct latency_request *req,
+			  enum latency_action action, int old, int system)
+{
+	char buf[LATENCY_NAME_LEN];
+
+	switch (action) {
+	case LATENCY_ADD:
+		if (trace_latency_add_enabled())
+			trace_latency_add(latency_name(req->identifier,
+						       req->caller, buf),
+					  req->usecs, system);
+		break;
+	case LATENCY_UPDATE:
+		if (trace_latency_update_enabled())
+			trace_latency_update(latency_name(req->identifier,
+							  req->caller, buf),
+					     old, req->usecs, system);
+		break;
+	case LATENCY_REMOVE:
+		if (trace_latency_remove_enabled())
+			trace_latency_remove(latency_name(req->identifier,
+							  req->caller, buf),
+					     old, system);
+		break;
+	}
+}
+
+/*
+ * The one primitive, under ->lock, for every kind of holder: add @req with
+ * the value @usecs, give it @usecs, or remove it; keep the tree sorted,
+ * publish the minimum and trace the change.  @req's identifier and hash
+ * are set before it is added.
+ *
+ * Return: true when the published value changed.
+ */
+static bool latency_apply(struct latency_registry *r,
+			  struct latency_request *req,
+			  enum latency_action action, int usecs)
+{
 	int old = req->usecs;
 	bool changed;
 
 	lockdep_assert_held(&r->lock);
-	if (old == usecs)
-		goto out;
-	req->usecs = usecs;
-	/*
-	 * Still before the neighbour it moves towards: the tree needs no
-	 * change.  It cannot have passed the one it moves away from.
-	 */
-	if (usecs > old) {
-		next = rb_next(&req->rbnode);
-		if (!next || latency_less(&req->rbnode, next))
-			goto out;
-	} else {
-		prev = rb_prev(&req->rbnode);
-		if (!prev || latency_less(prev, &req->rbnode))
-			goto out;
+	switch (action) {
+	case LATENCY_ADD:
+		req->usecs = usecs;
+		hash_add(r->names, &req->hnode, req->hash);
+		latency_insert(r, req);
+		r->count++;
+		break;
+	case LATENCY_UPDATE:
+		req->usecs = usecs;
+		/*
+		 * Still before the neighbour it moves towards: the tree needs
+		 * no change.  It cannot have passed the one it moves away from.
+		 */
+		if (latency_in_order(r, req, usecs > old))
+			break;
+		latency_erase(r, req);
+		latency_insert(r, req);
+		break;
+	case LATENCY_REMOVE:
+		hash_del(&req->hnode);
+		latency_erase(r, req);
+		r->count--;
+		break;
 	}
-	rb_erase_cached(&req->rbnode, &r->by_usecs);
-	rb_add_cached(&req->rbnode, &r->by_usecs, latency_less);
-out:
 	changed = latency_publish(r);
-	if (r == &latency_system && trace_latency_update_enabled()) {
-		char buf[LATENCY_NAME_LEN];
-
-		trace_latency_update(latency_name(req->identifier, req->caller,
-						  buf),
-				     old, usecs, *r->value);
-	}
+	if (r == &latency_system)
+		latency_trace(req, action, old, *r->value);
 	return changed;
 }
 
 /*
  * A name held through a request handle belongs to its holder: the named
- * calls must not change it, let alone free it.  @handle is what the lookup
- * found under the lock; the request itself may be gone by now.
+ * calls must not change it, let alone free it.
  */
-static int latency_check_owner(const char *id, bool handle)
+static int latency_busy(const char *id)
 {
-	if (WARN_ONCE(handle,
-		      "latency: \"%s\" is held through a latency_request\n",
-		      id))
-		return -EBUSY;
-	return 0;
+	WARN_ONCE(1, "latency: \"%s\" is held through a latency_request\n", id);
+	return -EBUSY;
 }
 
 /*
@@ -520,7 +552,9 @@ EXPORT_SYMBOL_IF_KUNIT(latency_alloc);
  * @usecs: the constraint in microseconds
  * @owner: the user-space task that holds it, or NULL for a kernel holder
  *
- * See set_acceptable_latency().
+ * The registry-level calls below are the exported API's on a registry of
+ * the caller's choice (KUnit uses private ones); each is documented with
+ * its exported form: here set_acceptable_latency().
  *
  * Context: Process context; may sleep.
  * Return: 0, -EINVAL for bad arguments, -EBUSY for a name held through a
@@ -536,7 +570,6 @@ int latency_registry_set(struct latency_registry *r, const char *identifier,
 	bool handle;
 	u64 hashlen;
 	size_t len;
-	u32 hash;
 	int ret;
 
 	might_sleep();
@@ -544,13 +577,11 @@ int latency_registry_set(struct latency_registry *r, const char *identifier,
 	      latency_check_chars(identifier) ?: latency_check_usecs(usecs);
 	if (ret)
 		return ret;
-	usecs = latency_clamp(usecs);
-	hash = hashlen_hash(hashlen);
 	len = hashlen_len(hashlen);
 
 	for (;;) {
 		raw_spin_lock_irqsave(&r->lock, flags);
-		req = latency_find(r, identifier, hash);
+		req = latency_find(r, identifier, hashlen_hash(hashlen));
 		if (req || new)
 			break;
 		raw_spin_unlock_irqrestore(&r->lock, flags);
@@ -561,8 +592,7 @@ int latency_registry_set(struct latency_registry *r, const char *identifier,
 			return -ENOMEM;
 		memcpy(new->identifier, identifier, len + 1);
 		new->req.identifier = new->identifier;
-		new->req.hash = hash;
-		new->req.usecs = usecs;
+		new->req.hash = hashlen_hash(hashlen);
 		new->req.allocated = true;
 		if (owner) {
 			new->pid = get_task_pid(owner, PIDTYPE_TGID);
@@ -572,10 +602,12 @@ int latency_registry_set(struct latency_registry *r, const char *identifier,
 
 	handle = req && !req->allocated;
 	if (!req) {
-		changed = latency_link(r, &new->req);
+		changed = latency_apply(r, &new->req, LATENCY_ADD,
+					latency_clamp(usecs));
 		new = NULL;
 	} else if (!handle) {
-		changed = latency_change(r, req, usecs);
+		changed = latency_apply(r, req, LATENCY_UPDATE,
+					latency_clamp(usecs));
 	}
 	raw_spin_unlock_irqrestore(&r->lock, flags);
 
@@ -584,27 +616,35 @@ int latency_registry_set(struct latency_registry *r, const char *identifier,
 		latency_free(new);
 
 	if (handle)
-		return latency_check_owner(identifier, true);
+		return latency_busy(identifier);
 	if (changed)
 		latency_changed(r, true);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_set);
 
-/**
- * latency_registry_modify - change an existing constraint of a registry
- * @r: the registry
- * @identifier: the holder's name
- * @usecs: the new constraint in microseconds
- *
- * See modify_acceptable_latency().
- *
- * Context: Any context; never sleeps.
- * Return: 0, -EINVAL for bad arguments, -ENOENT for an unknown identifier,
- * -EBUSY for a name held through a request handle.
+/* What remove does with a named constraint it unlinked. */
+static void latency_dispose(struct latency_registry *r,
+			    struct latency_constraint *c, bool changed)
+{
+	if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
+		/* kfree() may sleep there: the work item frees it. */
+		llist_add(&c->dead, &r->dead);
+		if (!changed)
+			schedule_work(&r->notify_work);
+	} else {
+		/* Any context: kfree() never sleeps. */
+		latency_free(c);
+	}
+}
+
+/*
+ * modify and remove: look the holder of @identifier up and apply @action
+ * to it, in any context.
  */
-int latency_registry_modify(struct latency_registry *r,
-			    const char *identifier, int usecs)
+static int latency_named_op(struct latency_registry *r,
+			    const char *identifier,
+			    enum latency_action action, int usecs)
 {
 	struct latency_request *req;
 	bool changed = false;
@@ -616,73 +656,39 @@ int latency_registry_modify(struct latency_registry *r,
 	ret = latency_hash_id(identifier, &hashlen) ?: latency_check_usecs(usecs);
 	if (ret)
 		return ret;
-	usecs = latency_clamp(usecs);
 
 	raw_spin_lock_irqsave(&r->lock, flags);
 	req = latency_find(r, identifier, hashlen_hash(hashlen));
 	handle = req && !req->allocated;
 	if (req && !handle)
-		changed = latency_change(r, req, usecs);
-	raw_spin_unlock_irqrestore(&r->lock, flags);
-
-	if (!req)
-		return latency_check_chars(identifier) ?: -ENOENT;
-	if (changed)
-		latency_changed(r, false);
-	return latency_check_owner(identifier, handle);
-}
-EXPORT_SYMBOL_IF_KUNIT(latency_registry_modify);
-
-/**
- * latency_registry_remove - remove a constraint from a registry
- * @r: the registry
- * @identifier: the holder's name
- *
- * See remove_acceptable_latency().
- *
- * Context: Any context; never sleeps.
- * Return: 0, -EINVAL for a bad identifier, -ENOENT for an unknown one,
- * -EBUSY for a name held through a request handle.
- */
-int latency_registry_remove(struct latency_registry *r,
-			    const char *identifier)
-{
-	struct latency_constraint *c;
-	struct latency_request *req;
-	bool changed = false;
-	unsigned long flags;
-	bool handle;
-	u64 hashlen;
-	int ret;
-
-	ret = latency_hash_id(identifier, &hashlen);
-	if (ret)
-		return ret;
-
-	raw_spin_lock_irqsave(&r->lock, flags);
-	req = latency_find(r, identifier, hashlen_hash(hashlen));
-	handle = req && !req->allocated;
-	if (req && !handle)
-		changed = latency_unlink(r, req);
+		changed = latency_apply(r, req, action, latency_clamp(usecs));
 	raw_spin_unlock_irqrestore(&r->lock, flags);
 
 	if (!req)
 		return latency_check_chars(identifier) ?: -ENOENT;
 	if (handle)
-		return latency_check_owner(identifier, true);
-	c = container_of(req, struct latency_constraint, req);
-	if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
-		/* kfree() may sleep there: the work item frees it. */
-		llist_add(&c->dead, &r->dead);
-		if (!changed)
-			schedule_work(&r->notify_work);
-	} else {
-		/* Any context: kfree() never sleeps. */
-		latency_free(c);
-	}
+		return latency_busy(identifier);
+	if (action == LATENCY_REMOVE)
+		latency_dispose(r, container_of(req, struct latency_constraint,
+						req), changed);
 	if (changed)
 		latency_changed(r, false);
 	return 0;
+}
+
+/* See modify_acceptable_latency(). */
+int latency_registry_modify(struct latency_registry *r,
+			    const char *identifier, int usecs)
+{
+	return latency_named_op(r, identifier, LATENCY_UPDATE, usecs);
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_registry_modify);
+
+/* See remove_acceptable_latency(). */
+int latency_registry_remove(struct latency_registry *r,
+			    const char *identifier)
+{
+	return latency_named_op(r, identifier, LATENCY_REMOVE, 0);
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_remove);
 
@@ -724,130 +730,83 @@ int latency_request_init(struct latency_request *req, const char *identifier)
 }
 EXPORT_SYMBOL_GPL(latency_request_init);
 
-/**
- * latency_registry_add_request - add a request handle to a registry
- * @r: the registry
- * @req: the request, initialised, not active
- * @usecs: the constraint in microseconds
- *
- * See latency_request_add().
- *
- * Context: Process context; may sleep.
- * Return: 0, -EINVAL for a negative value or a request not initialised or
- * already active, -EEXIST for an identifier already held.
+/*
+ * Every call on a request handle, and the CPU latency QoS's: under the
+ * lock, check that @req is active exactly when @action needs it and, for
+ * an add, that its identifier is free (a CPU latency QoS request, given
+ * its @caller, has none: it gets a serial number instead), then apply
+ * @action; deliver a change now (@sync) or from the work item.
  */
-int latency_registry_add_request(struct latency_registry *r,
-				 struct latency_request *req, int usecs)
+static int latency_request_op(struct latency_registry *r,
+			      struct latency_request *req,
+			      enum latency_action action, int usecs,
+			      unsigned long caller, bool sync)
 {
+	bool add = action == LATENCY_ADD;
+	bool changed = false, held = false;
 	unsigned long flags;
-	bool changed = false;
-	bool active, held;
-	int ret;
-
-	might_sleep();
-	if (WARN_ONCE(!req || !req->identifier,
-		      "latency: request added before latency_request_init()\n"))
-		return -EINVAL;
-	ret = latency_check_usecs(usecs);
-	if (ret)
-		return ret;
+	bool active;
 
 	raw_spin_lock_irqsave(&r->lock, flags);
 	active = latency_request_active(req);
-	held = !active && latency_find(r, req->identifier, req->hash);
-	if (!active && !held) {
-		req->usecs = latency_clamp(usecs);
-		changed = latency_link(r, req);
+	if (add && !active && caller) {
+		req->identifier = NULL;
+		req->caller = caller;
+		req->hash = ++r->serial;
+		req->allocated = false;
+	} else if (add && !active) {
+		held = latency_find(r, req->identifier, req->hash);
 	}
+	if (active != add && !held)
+		changed = latency_apply(r, req, action, usecs);
 	raw_spin_unlock_irqrestore(&r->lock, flags);
 
-	if (WARN_ONCE(active, "latency: request \"%s\" added twice\n",
-		      req->identifier))
+	if (WARN_ONCE(add && active, "latency: request added twice\n") ||
+	    WARN_ONCE(!add && !active, "latency: request not added\n"))
 		return -EINVAL;
 	if (WARN_ONCE(held, "latency: \"%s\" is already held\n",
 		      req->identifier))
 		return -EEXIST;
 	if (changed)
-		latency_changed(r, true);
+		latency_changed(r, sync);
 	return 0;
+}
+
+/* See latency_request_add(). */
+int latency_registry_add_request(struct latency_registry *r,
+				 struct latency_request *req, int usecs)
+{
+	might_sleep();
+	if (WARN_ONCE(!req || !req->identifier,
+		      "latency: request added before latency_request_init()\n"))
+		return -EINVAL;
+	return latency_check_usecs(usecs) ?:
+	       latency_request_op(r, req, LATENCY_ADD, latency_clamp(usecs), 0,
+				  true);
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_add_request);
 
-/**
- * latency_registry_update_request - change a request of a registry
- * @r: the registry
- * @req: the request, active
- * @usecs: the new constraint in microseconds
- *
- * See latency_request_update().
- *
- * Context: Any context; never sleeps.
- * Return: 0, -EINVAL for a negative value or a request not active.
- */
+/* See latency_request_update(). */
 int latency_registry_update_request(struct latency_registry *r,
 				    struct latency_request *req, int usecs)
 {
-	unsigned long flags;
-	bool changed = false;
-	bool active;
-	int ret;
-
 	if (WARN_ONCE(!req, "latency: NULL request\n"))
 		return -EINVAL;
-	ret = latency_check_usecs(usecs);
-	if (ret)
-		return ret;
-
-	raw_spin_lock_irqsave(&r->lock, flags);
-	active = latency_request_active(req);
-	if (active)
-		changed = latency_change(r, req, latency_clamp(usecs));
-	raw_spin_unlock_irqrestore(&r->lock, flags);
-
-	if (WARN_ONCE(!active, "latency: update of a request not added\n"))
-		return -EINVAL;
-	if (changed)
-		latency_changed(r, false);
-	return 0;
+	return latency_check_usecs(usecs) ?:
+	       latency_request_op(r, req, LATENCY_UPDATE, latency_clamp(usecs),
+				  0, false);
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_update_request);
 
-/**
- * latency_registry_remove_request - remove a request from a registry
- * @r: the registry
- * @req: the request, active
- *
- * See latency_request_remove().
- *
- * Context: Any context; never sleeps.
- * Return: 0, or -EINVAL for a request not active.
- */
+/* See latency_request_remove(). */
 int latency_registry_remove_request(struct latency_registry *r,
 				    struct latency_request *req)
 {
-	unsigned long flags;
-	bool changed = false;
-	bool active;
-
 	if (WARN_ONCE(!req, "latency: NULL request\n"))
 		return -EINVAL;
-
-	raw_spin_lock_irqsave(&r->lock, flags);
-	active = latency_request_active(req);
-	if (active)
-		changed = latency_unlink(r, req);
-	raw_spin_unlock_irqrestore(&r->lock, flags);
-
-	if (WARN_ONCE(!active, "latency: removal of a request not added\n"))
-		return -EINVAL;
-	if (changed)
-		latency_changed(r, false);
-	return 0;
+	return latency_request_op(r, req, LATENCY_REMOVE, 0, 0, false);
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_remove_request);
-
-/* Orders CPU latency QoS requests of equal value in the listing. */
-static atomic_t latency_qos_serial = ATOMIC_INIT(0);
 
 /**
  * latency_registry_add_qos - add a CPU latency QoS request to a registry
@@ -860,7 +819,7 @@ static atomic_t latency_qos_serial = ATOMIC_INIT(0);
  * without an identifier: the listing and the trace events name it by
  * @caller.  Unlike latency_registry_add_request(), callable where
  * cpu_latency_qos_add_request() always was: the notifiers are called
- * later, from process context.
+ * later, from process context.  It is updated and removed as any request.
  *
  * Context: Any context, including hard interrupt; never sleeps.
  * Return: 0, or -EINVAL for a request already active (with a warning).
@@ -869,27 +828,8 @@ int latency_registry_add_qos(struct latency_registry *r,
 			     struct latency_request *req, int usecs,
 			     unsigned long caller)
 {
-	unsigned long flags;
-	bool changed = false;
-	bool active;
-
-	raw_spin_lock_irqsave(&r->lock, flags);
-	active = latency_request_active(req);
-	if (!active) {
-		req->identifier = NULL;
-		req->caller = caller;
-		req->hash = atomic_inc_return(&latency_qos_serial);
-		req->usecs = latency_clamp(usecs);
-		req->allocated = false;
-		changed = latency_link(r, req);
-	}
-	raw_spin_unlock_irqrestore(&r->lock, flags);
-
-	if (WARN_ONCE(active, "latency: PM QoS request added twice\n"))
-		return -EINVAL;
-	if (changed)
-		latency_changed(r, false);
-	return 0;
+	return latency_request_op(r, req, LATENCY_ADD, latency_clamp(usecs),
+				  caller ?: _RET_IP_, false);
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_add_qos);
 
@@ -968,7 +908,9 @@ void latency_registry_init(struct latency_registry *r)
 	raw_spin_lock_init(&r->lock);
 	hash_init(r->names);
 	r->by_usecs = RB_ROOT_CACHED;
+	r->rightmost = NULL;
 	r->count = 0;
+	r->serial = 0;
 	r->own_value = INFINITE_LATENCY;
 	r->value = &r->own_value;
 	BLOCKING_INIT_NOTIFIER_HEAD(&r->notifiers);
@@ -1001,6 +943,7 @@ void latency_registry_destroy(struct latency_registry *r)
 			latency_free(container_of(req, struct latency_constraint,
 						  req));
 	}
+	r->rightmost = NULL;
 	r->count = 0;
 	WRITE_ONCE(*r->value, INFINITE_LATENCY);
 }

@@ -48,10 +48,14 @@ struct latency_constraint {
 
 /**
  * struct latency_registry - a set of constraints and its cached minimum
- * @lock: serialises every writer of @names, @by_usecs, @count and *@value
+ * @lock: serialises every writer of @names, @by_usecs, @rightmost, @count,
+ *	@serial and *@value
  * @names: the constraints (struct latency_request), hashed by identifier
  * @by_usecs: the same constraints sorted; the leftmost sets the minimum
+ * @rightmost: the rightmost node of @by_usecs, NULL when it is empty
  * @count: number of constraints held
+ * @serial: the last serial number given to a CPU latency QoS request, which
+ *	orders those of equal value in the listing
  * @value: where the minimum is published for lock-free readers
  * @own_value: storage for @value of a registry other than the system one
  * @notifiers: called with the new minimum when it changes
@@ -68,7 +72,9 @@ struct latency_registry {
 	raw_spinlock_t lock;		/* see the locking rule in latency.c */
 	DECLARE_HASHTABLE(names, LATENCY_HASH_BITS);
 	struct rb_root_cached by_usecs;
+	struct rb_node *rightmost;
 	unsigned int count;
+	u32 serial;
 	int *value;
 	int own_value;
 	struct blocking_notifier_head notifiers;
