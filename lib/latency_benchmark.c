@@ -7,10 +7,11 @@
  * N = 1, 10, 100, 1000 and 10000 constraints already held by each form,
  * the cost in ns per operation of our named calls, of our request handle
  * (struct latency_request), of the CPU latency QoS calls, which run on the
- * registry, and of the 6.12 algorithm they replace: pm_qos_update_target()
- * on a struct pm_qos_constraints of the benchmark's own, exactly the old
- * CPU latency code (it stays in the tree for the other PM QoS classes),
- * with its wake_up_all_idle_cpus() when the target changes:
+ * registry, and of the 6.12 code they replace: 6.12's cpu_latency_qos_*()
+ * calls copied line for line, on a struct pm_qos_constraints of the
+ * benchmark's own through pm_qos_update_target() (which stays in the tree
+ * for the other PM QoS classes), with wake_up_all_idle_cpus() when the
+ * target changes:
  *
  *   query     system_latency_constraint()    / cpu_latency_qos_limit()
  *   add+rm    set_ + remove_acceptable_latency() of one more constraint,
@@ -61,6 +62,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <trace/events/latency.h>
+#include <trace/events/power.h>
 
 #define BENCH_ID_FMT	"bench:%u"
 #define BENCH_NONE	U64_MAX		/* an operation a form does not have */
@@ -120,17 +122,62 @@ static void bench_count_wake(void *data, int old, int new, unsigned int deep,
 		atomic_add(deep + shallow, &bench_ipis);
 }
 
-/* 6.12's cpu_latency_qos_update_request(), on a node already added. */
-static void bench_old_update(struct plist_node *node, s32 value)
+/* A request of the 6.12 CPU latency QoS: its struct pm_qos_request. */
+struct bench_old_request {
+	struct plist_node node;
+	struct pm_qos_constraints *qos;
+};
+
+/*
+ * 6.12's cpu_latency_qos_add_request(), _update_request() and
+ * _remove_request(), line for line but on bench_old: what a CPU latency QoS
+ * call cost before the series, checks, trace points and memset included.
+ */
+static noinline void bench_old_add(struct bench_old_request *req, s32 value)
 {
-	if (value != node->prio)
-		bench_old_apply(node, PM_QOS_UPDATE_REQ, value);
+	if (!req || (value < 0 && value != PM_QOS_DEFAULT_VALUE))
+		return;
+	if (req->qos == &bench_old) {
+		WARN(1, "%s called for already added request\n", __func__);
+		return;
+	}
+	trace_pm_qos_add_request(value);
+	req->qos = &bench_old;
+	bench_old_apply(&req->node, PM_QOS_ADD_REQ, value);
+}
+
+static noinline void bench_old_update(struct bench_old_request *req,
+				      s32 new_value)
+{
+	if (!req || (new_value < 0 && new_value != PM_QOS_DEFAULT_VALUE))
+		return;
+	if (req->qos != &bench_old) {
+		WARN(1, "%s called for unknown object\n", __func__);
+		return;
+	}
+	trace_pm_qos_update_request(new_value);
+	if (new_value == req->node.prio)
+		return;
+	bench_old_apply(&req->node, PM_QOS_UPDATE_REQ, new_value);
+}
+
+static noinline void bench_old_remove(struct bench_old_request *req)
+{
+	if (!req)
+		return;
+	if (req->qos != &bench_old) {
+		WARN(1, "%s called for unknown object\n", __func__);
+		return;
+	}
+	trace_pm_qos_remove_request(PM_QOS_DEFAULT_VALUE);
+	bench_old_apply(&req->node, PM_QOS_REMOVE_REQ, PM_QOS_DEFAULT_VALUE);
+	memset(req, 0, sizeof(*req));
 }
 
 struct bench_side {
 	char (*ids)[sizeof("bench:4294967295")];
 	struct pm_qos_request *reqs;
-	struct plist_node *olds;	/* in bench_old */
+	struct bench_old_request *olds;	/* in bench_old */
 	struct latency_request handle;	/* "bench:handle", changed by handle rows */
 	unsigned int n;
 };
@@ -234,13 +281,13 @@ static u64 bench_addrm_qos(unsigned int loops)
 
 static u64 bench_addrm_old(unsigned int loops)
 {
-	struct plist_node node = {};
+	struct bench_old_request req = {};
 	u64 t0 = ktime_get_ns();
 	unsigned int i;
 
 	for (i = 0; i < loops; i++) {
-		bench_old_apply(&node, PM_QOS_ADD_REQ, 500000);
-		bench_old_apply(&node, PM_QOS_REMOVE_REQ, PM_QOS_DEFAULT_VALUE);
+		bench_old_add(&req, 500000);
+		bench_old_remove(&req);
 	}
 	return ktime_get_ns() - t0;
 }
@@ -366,7 +413,7 @@ static int bench_fill(struct bench_side *s, unsigned int n)
 		if (ret)
 			return ret;
 		cpu_latency_qos_add_request(&s->reqs[i], bench_value(i));
-		bench_old_apply(&s->olds[i], PM_QOS_ADD_REQ, bench_value(i));
+		bench_old_add(&s->olds[i], bench_value(i));
 		s->n = i + 1;
 	}
 	return 0;
@@ -379,8 +426,7 @@ static void bench_empty(struct bench_side *s)
 	for (i = 0; i < s->n; i++) {
 		remove_acceptable_latency(s->ids[i]);
 		cpu_latency_qos_remove_request(&s->reqs[i]);
-		bench_old_apply(&s->olds[i], PM_QOS_REMOVE_REQ,
-				PM_QOS_DEFAULT_VALUE);
+		bench_old_remove(&s->olds[i]);
 	}
 	if (latency_request_active(&s->handle))
 		latency_request_remove(&s->handle);
@@ -454,7 +500,7 @@ static int bench_run(void)
 {
 	static const unsigned int sizes[] = { 1, 10, 100, 1000, 10000 };
 	const unsigned int qloops = 100000, uloops = 1000, wloops = 100;
-	struct plist_node kernel_old = {};
+	struct bench_old_request kernel_old = {};
 	bool have_kernel_old = false;
 	struct bench_side s = {};
 	unsigned int k;
@@ -462,8 +508,7 @@ static int bench_run(void)
 
 	/* 6.12 has no built-in "kernel" constraint: give it one alike. */
 	if (system_latency_constraint() < INFINITE_LATENCY) {
-		bench_old_apply(&kernel_old, PM_QOS_ADD_REQ,
-				system_latency_constraint());
+		bench_old_add(&kernel_old, system_latency_constraint());
 		have_kernel_old = true;
 	}
 
@@ -528,8 +573,7 @@ static int bench_run(void)
 	}
 	bench_empty(&s);
 	if (have_kernel_old)
-		bench_old_apply(&kernel_old, PM_QOS_REMOVE_REQ,
-				PM_QOS_DEFAULT_VALUE);
+		bench_old_remove(&kernel_old);
 	synchronize_acceptable_latency();
 	unregister_trace_latency_idle_wake(bench_count_wake, NULL);
 	tracepoint_synchronize_unregister();
