@@ -190,26 +190,6 @@ latency_find(struct latency_registry *r, const char *id, u32 hash)
 	return NULL;
 }
 
-/*
- * The listing's order: by value, then named holders by identifier, then
- * PM QoS requests (no identifier) in the order they were added.
- */
-VISIBLE_IF_KUNIT bool latency_less(struct rb_node *a, const struct rb_node *b)
-{
-	const struct latency_request *ra, *rb;
-
-	ra = rb_entry(a, struct latency_request, rbnode);
-	rb = rb_entry(b, struct latency_request, rbnode);
-	if (ra->usecs != rb->usecs)
-		return ra->usecs < rb->usecs;
-	if (ra->identifier && rb->identifier)
-		return strcmp(ra->identifier, rb->identifier) < 0;
-	if (ra->identifier || rb->identifier)
-		return !!ra->identifier;
-	return ra->hash < rb->hash;
-}
-EXPORT_SYMBOL_IF_KUNIT(latency_less);
-
 static struct latency_request *latency_leftmost(struct latency_registry *r)
 {
 	struct rb_node *node = rb_first_cached(&r->by_usecs);
@@ -268,16 +248,16 @@ enum latency_action {
  * request moved at either end, where most holders sit (the minimum, and
  * "no constraint"), finds its neighbour in O(1).
  */
-static void latency_insert(struct latency_registry *r,
-			   struct latency_request *req)
+static inline void latency_insert(struct latency_registry *r,
+				  struct latency_request *req)
 {
 	rb_add_cached(&req->rbnode, &r->by_usecs, latency_less);
 	if (!r->rightmost || latency_less(r->rightmost, &req->rbnode))
 		r->rightmost = &req->rbnode;
 }
 
-static void latency_erase(struct latency_registry *r,
-			  struct latency_request *req)
+static inline void latency_erase(struct latency_registry *r,
+				 struct latency_request *req)
 {
 	if (r->rightmost == &req->rbnode)
 		r->rightmost = rb_prev(&req->rbnode);
@@ -297,44 +277,51 @@ static bool latency_in_order(struct latency_registry *r,
 	       latency_less(rb_prev(node), node);
 }
 
-static void latency_trace(const struct latency_request *req,
-			  enum latency_action action, int old, int system)
+/*
+ * Trace a change.  Apart, so that its name buffer is neither zeroed nor
+ * guarded on every call (INIT_STACK_ALL_ZERO, STACKPROTECTOR_STRONG) while
+ * no event is on.
+ */
+static noinline void latency_trace(const struct latency_request *req,
+				   enum latency_action action, int old,
+				   int system)
 {
 	char buf[LATENCY_NAME_LEN];
+	const char *name = latency_name(req->identifier, req->caller, buf);
 
 	switch (action) {
 	case LATENCY_ADD:
-		if (trace_latency_add_enabled())
-			trace_latency_add(latency_name(req->identifier,
-						       req->caller, buf),
-					  req->usecs, system);
+		trace_latency_add(name, req->usecs, system);
 		break;
 	case LATENCY_UPDATE:
-		if (trace_latency_update_enabled())
-			trace_latency_update(latency_name(req->identifier,
-							  req->caller, buf),
-					     old, req->usecs, system);
+		trace_latency_update(name, old, req->usecs, system);
 		break;
 	case LATENCY_REMOVE:
-		if (trace_latency_remove_enabled())
-			trace_latency_remove(latency_name(req->identifier,
-							  req->caller, buf),
-					     old, system);
+		trace_latency_remove(name, old, system);
 		break;
 	}
+}
+
+static bool latency_tracing(void)
+{
+	return trace_latency_add_enabled() || trace_latency_update_enabled() ||
+	       trace_latency_remove_enabled();
 }
 
 /*
  * The one primitive, under ->lock, for every kind of holder: add @req with
  * the value @usecs, give it @usecs, or remove it; keep the tree sorted,
  * publish the minimum and trace the change.  @req's identifier and hash
- * are set before it is added.
+ * are set before it is added.  Inlined with @action constant, so that each
+ * call keeps only its own case, and costs no more call levels than a
+ * CPU latency QoS call had in 6.12.
  *
  * Return: true when the published value changed.
  */
-static bool latency_apply(struct latency_registry *r,
-			  struct latency_request *req,
-			  enum latency_action action, int usecs)
+static __always_inline bool latency_apply(struct latency_registry *r,
+					  struct latency_request *req,
+					  enum latency_action action,
+					  int usecs)
 {
 	int old = req->usecs;
 	bool changed;
@@ -365,7 +352,7 @@ static bool latency_apply(struct latency_registry *r,
 		break;
 	}
 	changed = latency_publish(r);
-	if (r == &latency_system)
+	if (r == &latency_system && latency_tracing())
 		latency_trace(req, action, old, *r->value);
 	return changed;
 }
@@ -503,9 +490,11 @@ static void latency_idle_wake(int old, int new, bool wait)
 /*
  * The value of @r changed: make it reach the idle CPUs (for the system
  * registry), then the notifier chain, now when the caller may sleep
- * (@sync), else from the work item.
+ * (@sync), else from the work item; with no notifier registered, nothing
+ * is queued (see register_latency_notifier()).
  */
-static void latency_changed(struct latency_registry *r, bool sync)
+static __always_inline void latency_changed(struct latency_registry *r,
+					    bool sync)
 {
 	if (r == &latency_system) {
 		int new = latency_registry_value(r);
@@ -513,6 +502,9 @@ static void latency_changed(struct latency_registry *r, bool sync)
 		/* Each transition reaches latency_idle_wake() once. */
 		latency_idle_wake(xchg(&latency_idle_value, new), new, sync);
 	}
+	smp_mb();	/* the value, then the chain: see register_latency_notifier() */
+	if (!rcu_access_pointer(r->notifiers.head))
+		return;
 	if (sync)
 		latency_notify(r);
 	else
@@ -625,13 +617,12 @@ EXPORT_SYMBOL_IF_KUNIT(latency_registry_set);
 
 /* What remove does with a named constraint it unlinked. */
 static void latency_dispose(struct latency_registry *r,
-			    struct latency_constraint *c, bool changed)
+			    struct latency_constraint *c)
 {
 	if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
 		/* kfree() may sleep there: the work item frees it. */
 		llist_add(&c->dead, &r->dead);
-		if (!changed)
-			schedule_work(&r->notify_work);
+		schedule_work(&r->notify_work);
 	} else {
 		/* Any context: kfree() never sleeps. */
 		latency_free(c);
@@ -642,9 +633,10 @@ static void latency_dispose(struct latency_registry *r,
  * modify and remove: look the holder of @identifier up and apply @action
  * to it, in any context.
  */
-static int latency_named_op(struct latency_registry *r,
-			    const char *identifier,
-			    enum latency_action action, int usecs)
+static __always_inline int latency_named_op(struct latency_registry *r,
+					    const char *identifier,
+					    enum latency_action action,
+					    int usecs)
 {
 	struct latency_request *req;
 	bool changed = false;
@@ -670,7 +662,7 @@ static int latency_named_op(struct latency_registry *r,
 		return latency_busy(identifier);
 	if (action == LATENCY_REMOVE)
 		latency_dispose(r, container_of(req, struct latency_constraint,
-						req), changed);
+						req));
 	if (changed)
 		latency_changed(r, false);
 	return 0;
@@ -737,10 +729,11 @@ EXPORT_SYMBOL_GPL(latency_request_init);
  * its @caller, has none: it gets a serial number instead), then apply
  * @action; deliver a change now (@sync) or from the work item.
  */
-static int latency_request_op(struct latency_registry *r,
-			      struct latency_request *req,
-			      enum latency_action action, int usecs,
-			      unsigned long caller, bool sync)
+static __always_inline int latency_request_op(struct latency_registry *r,
+					      struct latency_request *req,
+					      enum latency_action action,
+					      int usecs, unsigned long caller,
+					      bool sync)
 {
 	bool add = action == LATENCY_ADD;
 	bool changed = false, held = false;
@@ -1025,6 +1018,8 @@ unsigned int latency_registry_check(struct latency_registry *r)
 		sorted++;
 	}
 	if (hashed != r->count || sorted != r->count)
+		bad++;
+	if (r->rightmost != rb_last(&r->by_usecs.rb_root))
 		bad++;
 	if (latency_registry_value(r) != min)
 		bad++;
@@ -1361,7 +1356,20 @@ EXPORT_SYMBOL_GPL(synchronize_acceptable_latency);
  */
 int register_latency_notifier(struct notifier_block *nb)
 {
-	return blocking_notifier_chain_register(&latency_system.notifiers, nb);
+	struct latency_registry *r = &latency_system;
+	int ret;
+
+	/*
+	 * Changes made while no notifier was registered were not delivered:
+	 * start from the value now.  A change published after this read
+	 * finds the notifier and is delivered.
+	 */
+	mutex_lock(&r->notify_lock);
+	ret = blocking_notifier_chain_register(&r->notifiers, nb);
+	smp_mb();	/* the chain, then the value: pairs with latency_changed() */
+	r->notified = latency_registry_value(r);
+	mutex_unlock(&r->notify_lock);
+	return ret;
 }
 EXPORT_SYMBOL_GPL(register_latency_notifier);
 

@@ -16,6 +16,7 @@
 #include <linux/rbtree.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
@@ -123,11 +124,30 @@ struct kernel_param;
 enum latency_wake latency_idle_decide(s64 old_ns, s64 new_ns, u32 exit_ns,
 				      u32 next_ns);
 struct latency_constraint *latency_alloc(size_t len);
-bool latency_less(struct rb_node *a, const struct rb_node *b);
 int latency_kernel_param_set(const char *val, const struct kernel_param *kp);
 int latency_kernel_param_get(char *buffer, const struct kernel_param *kp);
 int latency_kernel_default(bool tick_counts_elapsed);
 #endif
+
+/*
+ * The listing's order: by value, then named holders by identifier, then
+ * PM QoS requests (no identifier) in the order they were added.  The
+ * tree's comparison, inline in its walks.
+ */
+static inline bool latency_less(struct rb_node *a, const struct rb_node *b)
+{
+	const struct latency_request *ra, *rb;
+
+	ra = rb_entry(a, struct latency_request, rbnode);
+	rb = rb_entry(b, struct latency_request, rbnode);
+	if (ra->usecs != rb->usecs)
+		return ra->usecs < rb->usecs;
+	if (ra->identifier && rb->identifier)
+		return strcmp(ra->identifier, rb->identifier) < 0;
+	if (ra->identifier || rb->identifier)
+		return !!ra->identifier;
+	return ra->hash < rb->hash;
+}
 
 static inline int latency_registry_value(struct latency_registry *r)
 {

@@ -1004,6 +1004,35 @@ static void latency_check_counts_corruption(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
 }
 
+/* Moves and removals at either end keep both cached ends of the tree. */
+static void latency_tree_ends_cached(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "a", 100, NULL), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "b", 200, NULL), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "c", 300, NULL), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
+	/* The top moves up, then from the top to the bottom. */
+	KUNIT_EXPECT_EQ(test, latency_registry_modify(r, "c", 400), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
+	KUNIT_EXPECT_EQ(test, latency_registry_modify(r, "c", 50), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 50);
+	/* The middle moves to the top, which is then removed. */
+	KUNIT_EXPECT_EQ(test, latency_registry_modify(r, "a", 500), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
+	KUNIT_EXPECT_EQ(test, latency_registry_remove(r, "a"), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
+	/* The bottom, then the last one. */
+	KUNIT_EXPECT_EQ(test, latency_registry_remove(r, "c"), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 200);
+	KUNIT_EXPECT_EQ(test, latency_registry_remove(r, "b"), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), INFINITE_LATENCY);
+}
+
 static void latency_set_hash_collision_kept_apart(struct kunit *test)
 {
 	/* The same 32-bit hashlen_string() hash on 64-bit little-endian. */
@@ -1432,6 +1461,31 @@ static void latency_system_notifier(struct kunit *test)
 }
 
 /*
+ * With no notifier registered a change queues no work; one registered
+ * afterwards is told of the next change, even of one back to the value
+ * that was last delivered before it came.
+ */
+static void latency_system_notifier_registered_late(struct kunit *test)
+{
+	struct latency_test_listener *l = &((struct latency_test_ctx *)test->priv)->sys;
+	int base = system_latency_constraint();
+
+	if (rcu_access_pointer(latency_system.notifiers.head))
+		kunit_skip(test, "a latency notifier is registered");
+	KUNIT_ASSERT_GT(test, base, 150);
+	latency_registry_flush(&latency_system);
+	KUNIT_ASSERT_EQ(test, set_acceptable_latency(KTEST_ID, 150), 0);
+	KUNIT_ASSERT_EQ(test, modify_acceptable_latency(KTEST_ID, 140), 0);
+	KUNIT_EXPECT_FALSE(test, work_pending(&latency_system.notify_work));
+	KUNIT_ASSERT_EQ(test, register_latency_notifier(&l->nb), 0);
+	KUNIT_ASSERT_EQ(test, remove_acceptable_latency(KTEST_ID), 0);
+	latency_registry_flush(&latency_system);
+	KUNIT_EXPECT_EQ(test, l->calls, 1);
+	KUNIT_EXPECT_EQ(test, l->last, base);
+	KUNIT_EXPECT_EQ(test, unregister_latency_notifier(&l->nb), 0);
+}
+
+/*
  * The CPU latency QoS of PM QoS, which runs on the system registry: its 6.12
  * semantics case by case, and one value for every kind of holder.
  */
@@ -1760,6 +1814,7 @@ static struct kunit_case latency_test_cases[] = {
 	KUNIT_CASE(latency_request_destroy_leaves_inactive),
 	KUNIT_CASE(latency_request_random_mixed),
 	KUNIT_CASE(latency_check_counts_corruption),
+	KUNIT_CASE(latency_tree_ends_cached),
 	KUNIT_CASE(latency_set_hash_collision_kept_apart),
 	KUNIT_CASE(latency_listing_only_unconstrained),
 	KUNIT_CASE(latency_set_race_same_name_one_entry),
@@ -1771,6 +1826,7 @@ static struct kunit_case latency_test_cases[] = {
 	KUNIT_CASE(latency_system_ipw2100_life_cycle),
 	KUNIT_CASE(latency_system_request),
 	KUNIT_CASE(latency_system_notifier),
+	KUNIT_CASE(latency_system_notifier_registered_late),
 	KUNIT_CASE(latency_system_in_effect_on_return),
 	KUNIT_CASE(latency_idle_decide_tighten),
 	KUNIT_CASE(latency_idle_decide_relax),
