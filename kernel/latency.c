@@ -302,19 +302,27 @@ static noinline void latency_trace(const struct latency_request *req,
 	}
 }
 
-static bool latency_tracing(void)
+static __always_inline bool latency_tracing(enum latency_action action)
 {
-	return trace_latency_add_enabled() || trace_latency_update_enabled() ||
-	       trace_latency_remove_enabled();
+	switch (action) {
+	case LATENCY_ADD:
+		return trace_latency_add_enabled();
+	case LATENCY_UPDATE:
+		return trace_latency_update_enabled();
+	default:
+		return trace_latency_remove_enabled();
+	}
 }
 
 /*
  * The one primitive, under ->lock, for every kind of holder: add @req with
  * the value @usecs, give it @usecs, or remove it; keep the tree sorted,
  * publish the minimum and trace the change.  @req's identifier and hash
- * are set before it is added.  Inlined with @action constant, so that each
- * call keeps only its own case, and costs no more call levels than a
- * CPU latency QoS call had in 6.12.
+ * are set before it is added.  An active request is hashed: by name, or,
+ * without one, to itself (hlist_add_fake()), since it is never looked up;
+ * hash_del() undoes either.  Inlined with @action constant, so that each
+ * call keeps only its own case, and costs no more call levels than a CPU
+ * latency QoS call had in 6.12.
  *
  * Return: true when the published value changed.
  */
@@ -330,7 +338,11 @@ static __always_inline bool latency_apply(struct latency_registry *r,
 	switch (action) {
 	case LATENCY_ADD:
 		req->usecs = usecs;
-		hash_add(r->names, &req->hnode, req->hash);
+		/* A request without a name is never looked up: not hashed. */
+		if (req->identifier)
+			hash_add(r->names, &req->hnode, req->hash);
+		else
+			hlist_add_fake(&req->hnode);
 		latency_insert(r, req);
 		r->count++;
 		break;
@@ -352,7 +364,7 @@ static __always_inline bool latency_apply(struct latency_registry *r,
 		break;
 	}
 	changed = latency_publish(r);
-	if (r == &latency_system && latency_tracing())
+	if (r == &latency_system && latency_tracing(action))
 		latency_trace(req, action, old, *r->value);
 	return changed;
 }
@@ -922,20 +934,19 @@ EXPORT_SYMBOL_IF_KUNIT(latency_registry_init);
  */
 void latency_registry_destroy(struct latency_registry *r)
 {
-	struct latency_request *req;
-	struct hlist_node *tmp;
-	int bkt;
+	struct latency_request *req, *tmp;
 
 	cancel_work_sync(&r->notify_work);
 	latency_free_dead(r);
-	hash_for_each_safe(r->names, bkt, tmp, req, hnode) {
+	rbtree_postorder_for_each_entry_safe(req, tmp, &r->by_usecs.rb_root,
+					     rbnode) {
 		hash_del(&req->hnode);
-		rb_erase_cached(&req->rbnode, &r->by_usecs);
 		/* A request handle is left inactive, to its holder. */
 		if (req->allocated)
 			latency_free(container_of(req, struct latency_constraint,
 						  req));
 	}
+	r->by_usecs = RB_ROOT_CACHED;
 	r->rightmost = NULL;
 	r->count = 0;
 	WRITE_ONCE(*r->value, INFINITE_LATENCY);
@@ -982,8 +993,8 @@ EXPORT_SYMBOL_IF_KUNIT(latency_registry_get);
  * @r: the registry
  *
  * Recomputes the minimum and the number of constraints the slow way, from
- * the hash table, and compares them with the sorted tree, the count and the
- * published value.
+ * the hash table and the requests without a name, and compares them with
+ * the sorted tree, the count and the published value.
  *
  * Context: Any context; O(n).
  * Return: The number of inconsistencies found, 0 for a sound registry.
@@ -1003,8 +1014,10 @@ unsigned int latency_registry_check(struct latency_registry *r)
 		min = min(min, req->usecs);
 		if (req->usecs < 0 || req->usecs > INFINITE_LATENCY)
 			bad++;
-		if (!req->identifier)
-			continue;	/* a PM QoS request: no name */
+		if (!req->identifier) {
+			bad++;	/* only named requests are in the table */
+			continue;
+		}
 		if (req->hash != latency_hash(req->identifier))
 			bad++;
 		if (latency_find(r, req->identifier, req->hash) != req)
@@ -1016,6 +1029,14 @@ unsigned int latency_registry_check(struct latency_registry *r)
 			bad++;
 		prev = req;
 		sorted++;
+		if (req->identifier)
+			continue;
+		/* A request without a name: active, hashed to itself. */
+		hashed++;
+		min = min(min, req->usecs);
+		if (req->usecs < 0 || req->usecs > INFINITE_LATENCY ||
+		    !hlist_fake(&req->hnode))
+			bad++;
 	}
 	if (hashed != r->count || sorted != r->count)
 		bad++;

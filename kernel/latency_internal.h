@@ -51,8 +51,9 @@ struct latency_constraint {
  * struct latency_registry - a set of constraints and its cached minimum
  * @lock: serialises every writer of @names, @by_usecs, @rightmost, @count,
  *	@serial and *@value
- * @names: the constraints (struct latency_request), hashed by identifier
- * @by_usecs: the same constraints sorted; the leftmost sets the minimum
+ * @names: the constraints that have a name (struct latency_request), hashed
+ *	by identifier
+ * @by_usecs: every constraint, sorted; the leftmost sets the minimum
  * @rightmost: the rightmost node of @by_usecs, NULL when it is empty
  * @count: number of constraints held
  * @serial: the last serial number given to a CPU latency QoS request, which
