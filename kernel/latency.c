@@ -316,8 +316,9 @@ static __always_inline bool latency_tracing(enum latency_action action)
 
 /*
  * The one primitive, under ->lock, for every kind of holder: add @req with
- * the value @usecs, give it @usecs, or remove it; keep the tree sorted,
- * publish the minimum and trace the change.  @req's identifier and hash
+ * the value @usecs (above INFINITE_LATENCY stored as INFINITE_LATENCY),
+ * give it @usecs, or remove it; keep the tree sorted, publish the minimum
+ * and trace the change.  @req's identifier and hash
  * are set before it is added.  An active request is hashed: by name, or,
  * without one, to itself (hlist_add_fake()), since it is never looked up;
  * hash_del() undoes either.  Inlined with @action constant, so that each
@@ -335,6 +336,7 @@ static __always_inline bool latency_apply(struct latency_registry *r,
 	bool changed;
 
 	lockdep_assert_held(&r->lock);
+	usecs = latency_clamp(usecs);
 	switch (action) {
 	case LATENCY_ADD:
 		req->usecs = usecs;
@@ -606,12 +608,10 @@ int latency_registry_set(struct latency_registry *r, const char *identifier,
 
 	handle = req && !req->allocated;
 	if (!req) {
-		changed = latency_apply(r, &new->req, LATENCY_ADD,
-					latency_clamp(usecs));
+		changed = latency_apply(r, &new->req, LATENCY_ADD, usecs);
 		new = NULL;
 	} else if (!handle) {
-		changed = latency_apply(r, req, LATENCY_UPDATE,
-					latency_clamp(usecs));
+		changed = latency_apply(r, req, LATENCY_UPDATE, usecs);
 	}
 	raw_spin_unlock_irqrestore(&r->lock, flags);
 
@@ -665,7 +665,7 @@ static __always_inline int latency_named_op(struct latency_registry *r,
 	req = latency_find(r, identifier, hashlen_hash(hashlen));
 	handle = req && !req->allocated;
 	if (req && !handle)
-		changed = latency_apply(r, req, action, latency_clamp(usecs));
+		changed = latency_apply(r, req, action, usecs);
 	raw_spin_unlock_irqrestore(&r->lock, flags);
 
 	if (!req)
@@ -786,8 +786,7 @@ int latency_registry_add_request(struct latency_registry *r,
 		      "latency: request added before latency_request_init()\n"))
 		return -EINVAL;
 	return latency_check_usecs(usecs) ?:
-	       latency_request_op(r, req, LATENCY_ADD, latency_clamp(usecs), 0,
-				  true);
+	       latency_request_op(r, req, LATENCY_ADD, usecs, 0, true);
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_add_request);
 
@@ -798,8 +797,7 @@ int latency_registry_update_request(struct latency_registry *r,
 	if (WARN_ONCE(!req, "latency: NULL request\n"))
 		return -EINVAL;
 	return latency_check_usecs(usecs) ?:
-	       latency_request_op(r, req, LATENCY_UPDATE, latency_clamp(usecs),
-				  0, false);
+	       latency_request_op(r, req, LATENCY_UPDATE, usecs, 0, false);
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_update_request);
 
@@ -833,7 +831,7 @@ int latency_registry_add_qos(struct latency_registry *r,
 			     struct latency_request *req, int usecs,
 			     unsigned long caller)
 {
-	return latency_request_op(r, req, LATENCY_ADD, latency_clamp(usecs),
+	return latency_request_op(r, req, LATENCY_ADD, usecs,
 				  caller ?: _RET_IP_, false);
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_add_qos);
