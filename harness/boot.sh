@@ -3,9 +3,10 @@
 #
 # harness/boot.sh test|demo|shell [LOG]
 # Boot the kernel of build/kbuild with the initramfs in QEMU (x86_64, TCG,
-# 2 CPUs), with the SSDTs of harness/acpi/ giving the CPUs deeper C-states.
-# The console goes to LOG (test) or to the terminal (demo, shell).
-# SMP=N sets the number of vCPUs, QEMU_ARGS adds QEMU options.
+# 4 CPUs for test, 2 otherwise), with the SSDTs of harness/acpi/ giving the
+# CPUs deeper C-states.  The console goes to LOG (test) or to the terminal
+# (demo, shell).  SMP=N (1 to 4) sets the number of vCPUs, QEMU_ARGS adds
+# QEMU options.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,15 +14,27 @@ build=${BUILD:-$top/build}
 kbuild=${KBUILD_DIR:-$build/kbuild}
 mode=$1
 log=${2:-$build/$mode-console.log}
-smp=${SMP:-2}
+case $mode in
+test)	smp=${SMP:-4} ;;
+*)	smp=${SMP:-2} ;;
+esac
 
 acpi=
 mkdir -p "$build/acpi"
+# An SSDT names each CPU QEMU declares, and no other: built per CPU count,
+# with -D CPU1 ... for the CPUs after the first.
+defs=
+i=1
+while [ "$i" -lt "$smp" ]; do
+	defs="$defs -D CPU$i"
+	i=$((i + 1))
+done
 for asl in "$top"/harness/acpi/*.asl; do
 	[ -f "$asl" ] || continue
-	aml=$build/acpi/$(basename "$asl" .asl).aml
+	aml=$build/acpi/$(basename "$asl" .asl)-$smp.aml
 	if [ ! -f "$aml" ] || [ "$asl" -nt "$aml" ]; then
-		iasl -p "${aml%.aml}" "$asl" >"$build/acpi/iasl.log" 2>&1 || {
+		# shellcheck disable=SC2086
+		iasl $defs -p "${aml%.aml}" "$asl" >"$build/acpi/iasl.log" 2>&1 || {
 			cat "$build/acpi/iasl.log" >&2
 			exit 1
 		}

@@ -42,12 +42,14 @@
 #define pr_fmt(fmt) "latency: " fmt
 
 #include <linux/bug.h>
+#include <linux/cpumask.h>
 #include <linux/export.h>
 #include <linux/init.h>
 #include <linux/jiffies.h>
 #include <linux/llist.h>
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
+#include <linux/percpu.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
 #include <linux/proc_fs.h>
@@ -76,11 +78,22 @@
 int __system_latency_constraint = INFINITE_LATENCY;
 EXPORT_SYMBOL_GPL(__system_latency_constraint);
 
+/*
+ * Each CPU's published limit, read through cpu_latency_constraint(): the
+ * smaller of the system value and of the constraints held for that CPU
+ * alone, kept for every possible CPU.  And the trees of those constraints.
+ */
+DEFINE_PER_CPU(int, __cpu_latency_constraint) = INFINITE_LATENCY;
+EXPORT_PER_CPU_SYMBOL_GPL(__cpu_latency_constraint);
+static DEFINE_PER_CPU(struct rb_root_cached, latency_system_trees) =
+	RB_ROOT_CACHED;
+
 static void latency_notify_workfn(struct work_struct *work);
 
 static void latency_free(struct latency_constraint *c)
 {
 	put_pid(c->pid);
+	kfree(c->req.cpus);
 	kfree(c);
 }
 
@@ -88,9 +101,12 @@ static void latency_free(struct latency_constraint *c)
 static void latency_free_dead(struct latency_registry *r)
 {
 	struct latency_constraint *c, *tmp;
+	struct latency_cpus *cpus, *next;
 
 	llist_for_each_entry_safe(c, tmp, llist_del_all(&r->dead), dead)
 		latency_free(c);
+	llist_for_each_entry_safe(cpus, next, llist_del_all(&r->dead_cpus), dead)
+		kfree(cpus);
 }
 
 /*
@@ -108,12 +124,16 @@ static void latency_free_dead(struct latency_registry *r)
 struct latency_registry latency_system = {
 	.lock = __RAW_SPIN_LOCK_UNLOCKED(latency_system.lock),
 	.by_usecs = RB_ROOT_CACHED,
+	.local = RB_ROOT,
 	.value = &__system_latency_constraint,
 	.own_value = INFINITE_LATENCY,
+	.trees = &latency_system_trees,
+	.cpu_value = &__cpu_latency_constraint,
 	.notifiers = BLOCKING_NOTIFIER_INIT(latency_system.notifiers),
 	.notify_lock = __MUTEX_INITIALIZER(latency_system.notify_lock),
 	.notified = INFINITE_LATENCY,
 	.dead = LLIST_HEAD_INIT(latency_system.dead),
+	.dead_cpus = LLIST_HEAD_INIT(latency_system.dead_cpus),
 	.notify_work = __WORK_INITIALIZER(latency_system.notify_work,
 					  latency_notify_workfn),
 };
@@ -163,6 +183,47 @@ static int latency_check_usecs(int usecs)
 	if (WARN_ONCE(usecs < 0, "latency: negative latency %d\n", usecs))
 		return -EINVAL;
 	return 0;
+}
+
+/*
+ * A set of CPUs must name a possible CPU; the others it names are dropped,
+ * so that a set valid on one machine still works on a smaller one.
+ */
+static int latency_check_cpus(const struct cpumask *cpus)
+{
+	if (WARN_ONCE(!cpus || !cpumask_intersects(cpus, cpu_possible_mask),
+		      "latency: a CPU set without a possible CPU\n"))
+		return -EINVAL;
+	return 0;
+}
+
+/* The CPU set of a constraint, its nodes not yet in any tree. */
+static struct latency_cpus *latency_cpus_alloc(const struct cpumask *mask)
+{
+	struct latency_cpus *cpus;
+	unsigned int n;
+
+	n = cpumask_weight_and(mask, cpu_possible_mask);
+	cpus = kzalloc(struct_size(cpus, node, n), GFP_KERNEL);
+	if (cpus)
+		cpumask_and(&cpus->mask, mask, cpu_possible_mask);
+	return cpus;
+}
+
+/* Whether a constraint with @cpus applies to the possible CPUs of @mask. */
+static bool latency_same_cpus(const struct latency_cpus *cpus,
+			      const struct cpumask *mask)
+{
+	int cpu;
+
+	if (!cpus || !mask)
+		return !cpus && !mask;
+	for_each_possible_cpu(cpu) {
+		if (cpumask_test_cpu(cpu, mask) !=
+		    cpumask_test_cpu(cpu, &cpus->mask))
+			return false;
+	}
+	return true;
 }
 
 /* Above INFINITE_LATENCY means "no constraint", stored as INFINITE_LATENCY. */
@@ -220,20 +281,54 @@ static const char *latency_name(const char *identifier, unsigned long caller,
 	return buf;
 }
 
+/* What a change made published (latency_apply()). */
+#define LATENCY_NEW_SYSTEM	1	/* the system value: for the notifiers */
+#define LATENCY_NEW_CPU		2	/* a CPU's limit: for the idle CPUs */
+
+/* The request in @cpu's tree that sets its limit, or NULL. */
+static struct latency_request *latency_cpu_first(struct latency_registry *r,
+						 int cpu)
+{
+	struct rb_node *node = rb_first_cached(per_cpu_ptr(r->trees, cpu));
+
+	return node ? rb_entry(node, struct latency_node, rbnode)->req : NULL;
+}
+
+/* Publish the limit of @cpu after a change; true when it changed. */
+static bool latency_publish_cpu(struct latency_registry *r, int cpu)
+{
+	struct latency_request *first = latency_cpu_first(r, cpu);
+	int *value = per_cpu_ptr(r->cpu_value, cpu);
+	int min = *r->value;
+
+	if (first)
+		min = min(min, first->usecs);
+	if (min == *value)
+		return false;
+	WRITE_ONCE(*value, min);
+	return true;
+}
+
 /*
- * Publish the minimum after a change.  Returns true when the published value
- * changed, i.e. when the notifier chain has something to say.
+ * Publish the minimum after a change of a constraint for all CPUs, and
+ * with it the limit of every possible CPU: the idle path reads one value.
  */
-static bool latency_publish(struct latency_registry *r)
+static unsigned int latency_publish(struct latency_registry *r)
 {
 	struct latency_request *first = latency_leftmost(r);
 	int min = first ? first->usecs : INFINITE_LATENCY;
+	unsigned int changed = LATENCY_NEW_SYSTEM;
+	int cpu;
 
 	lockdep_assert_held(&r->lock);
 	if (min == *r->value)
-		return false;
+		return 0;
 	WRITE_ONCE(*r->value, min);
-	return true;
+	for_each_possible_cpu(cpu) {
+		if (latency_publish_cpu(r, cpu))
+			changed |= LATENCY_NEW_CPU;
+	}
+	return changed;
 }
 
 /* What latency_apply() does to a request. */
@@ -278,6 +373,39 @@ static bool latency_in_order(struct latency_registry *r,
 }
 
 /*
+ * latency_apply() for a constraint with a CPU set: in @local for the
+ * listing, and in the tree of each of its CPUs, whose limit it publishes.
+ * O(log n) for each CPU it names, n the constraints held for that CPU.
+ */
+static unsigned int latency_apply_cpus(struct latency_registry *r,
+				       struct latency_request *req,
+				       enum latency_action action)
+{
+	struct latency_cpus *cpus = req->cpus;
+	unsigned int changed = 0, i = 0;
+	int cpu;
+
+	if (action != LATENCY_ADD)
+		rb_erase(&req->rbnode, &r->local);
+	if (action != LATENCY_REMOVE)
+		rb_add(&req->rbnode, &r->local, latency_less);
+	for_each_cpu(cpu, &cpus->mask) {
+		struct rb_root_cached *tree = per_cpu_ptr(r->trees, cpu);
+		struct latency_node *node = &cpus->node[i++];
+
+		if (action != LATENCY_ADD)
+			rb_erase_cached(&node->rbnode, tree);
+		if (action != LATENCY_REMOVE) {
+			node->req = req;
+			rb_add_cached(&node->rbnode, tree, latency_node_less);
+		}
+		if (latency_publish_cpu(r, cpu))
+			changed = LATENCY_NEW_CPU;
+	}
+	return changed;
+}
+
+/*
  * Trace a change.  Apart, so that its name buffer is neither zeroed nor
  * guarded on every call (INIT_STACK_ALL_ZERO, STACKPROTECTOR_STRONG) while
  * no event is on.
@@ -286,18 +414,19 @@ static noinline void latency_trace(const struct latency_request *req,
 				   enum latency_action action, int old,
 				   int system)
 {
+	const struct cpumask *cpus = req->cpus ? &req->cpus->mask : NULL;
 	char buf[LATENCY_NAME_LEN];
 	const char *name = latency_name(req->identifier, req->caller, buf);
 
 	switch (action) {
 	case LATENCY_ADD:
-		trace_latency_add(name, req->usecs, system);
+		trace_latency_add(name, req->usecs, cpus, system);
 		break;
 	case LATENCY_UPDATE:
-		trace_latency_update(name, old, req->usecs, system);
+		trace_latency_update(name, old, req->usecs, cpus, system);
 		break;
 	case LATENCY_REMOVE:
-		trace_latency_remove(name, old, system);
+		trace_latency_remove(name, old, cpus, system);
 		break;
 	}
 }
@@ -317,23 +446,23 @@ static __always_inline bool latency_tracing(enum latency_action action)
 /*
  * The one primitive, under ->lock, for every kind of holder: add @req with
  * the value @usecs (above INFINITE_LATENCY stored as INFINITE_LATENCY),
- * give it @usecs, or remove it; keep the tree sorted, publish the minimum
- * and trace the change.  @req's identifier and hash
- * are set before it is added.  An active request is hashed: by name, or,
+ * give it @usecs, or remove it; keep the trees sorted, publish the minimum
+ * and the CPUs' limits, and trace the change.  @req's identifier, hash and
+ * CPU set are set before it is added.  An active request is hashed: by name, or,
  * without one, to itself (hlist_add_fake()), since it is never looked up;
  * hash_del() undoes either.  Inlined with @action constant, so that each
  * call keeps only its own case, and costs no more call levels than a CPU
  * latency QoS call had in 6.12.
  *
- * Return: true when the published value changed.
+ * Return: LATENCY_NEW_SYSTEM and LATENCY_NEW_CPU, for what it changed.
  */
-static __always_inline bool latency_apply(struct latency_registry *r,
-					  struct latency_request *req,
-					  enum latency_action action,
-					  int usecs)
+static __always_inline unsigned int latency_apply(struct latency_registry *r,
+						  struct latency_request *req,
+						  enum latency_action action,
+						  int usecs)
 {
 	int old = req->usecs;
-	bool changed;
+	unsigned int changed;
 
 	lockdep_assert_held(&r->lock);
 	usecs = latency_clamp(usecs);
@@ -345,7 +474,8 @@ static __always_inline bool latency_apply(struct latency_registry *r,
 			hash_add(r->names, &req->hnode, req->hash);
 		else
 			hlist_add_fake(&req->hnode);
-		latency_insert(r, req);
+		if (!req->cpus)
+			latency_insert(r, req);
 		r->count++;
 		break;
 	case LATENCY_UPDATE:
@@ -354,18 +484,20 @@ static __always_inline bool latency_apply(struct latency_registry *r,
 		 * Still before the neighbour it moves towards: the tree needs
 		 * no change.  It cannot have passed the one it moves away from.
 		 */
-		if (latency_in_order(r, req, usecs > old))
+		if (req->cpus || latency_in_order(r, req, usecs > old))
 			break;
 		latency_erase(r, req);
 		latency_insert(r, req);
 		break;
 	case LATENCY_REMOVE:
 		hash_del(&req->hnode);
-		latency_erase(r, req);
+		if (!req->cpus)
+			latency_erase(r, req);
 		r->count--;
 		break;
 	}
-	changed = latency_publish(r);
+	changed = req->cpus ? latency_apply_cpus(r, req, action) :
+			      latency_publish(r);
 	if (r == &latency_system && latency_tracing(action))
 		latency_trace(req, action, old, *r->value);
 	return changed;
@@ -399,7 +531,9 @@ static void latency_notify(struct latency_registry *r)
 	mutex_unlock(&r->notify_lock);
 }
 
-DEFINE_PER_CPU(struct latency_idle, latency_idle);
+DEFINE_PER_CPU(struct latency_idle, latency_idle) = {
+	.woken = INFINITE_LATENCY,
+};
 
 /* The system value latency_idle_wake() was last called for. */
 static int latency_idle_value = INFINITE_LATENCY;
@@ -439,24 +573,27 @@ static void latency_idle_ipi(void *unused)
 }
 
 /*
- * The system value went from @old to @new (both published already):
- * interrupt the CPUs idle in a state too deep for @new, and wake those
- * that @new allows to go deeper.  With @wait, return only when each of the
- * former has left its state.  No interrupt at all for a change that
- * crosses no CPU's state.
+ * The limits of some CPUs changed (published already): interrupt the CPUs
+ * idle in a state too deep for their new limit, and wake those that it
+ * allows to go deeper.  With @wait, return only when each of the former
+ * has left its state.  Each CPU's transition, from the limit the last
+ * decision for it was made with (->woken) to its limit now, is decided
+ * once, by whichever call takes it; with @every, every online CPU is
+ * checked against its limit even when that did not change.  No interrupt
+ * at all for a change that crosses no CPU's state.
  *
- * cpuidle_enter_state() publishes a CPU's state, then reads the system
- * value (latency_idle_enter()); this reads the CPUs' states after the
- * value was published.  With a full barrier on both sides, either this
- * sees the state, or that CPU sees @new and enters a state that fits it.
+ * cpuidle_enter_state() publishes a CPU's state, then reads its limit
+ * (latency_idle_enter()); this reads the CPUs' states after the limits
+ * were published.  With a full barrier on both sides, either this sees
+ * the state, or that CPU sees its new limit and enters a state that fits.
  *
  * Context: Any context with @wait false (wake_up_if_idle() takes only the
  * runqueue's raw lock); process context with @wait.
  */
-static void latency_idle_wake(int old, int new, bool wait)
+static void latency_idle_wake(bool wait, bool every)
 {
-	s64 old_ns = latency_usecs_to_ns(old);
-	s64 new_ns = latency_usecs_to_ns(new);
+	int new = latency_registry_value(&latency_system);
+	int old = xchg(&latency_idle_value, new);
 	unsigned int deep = 0, shallow = 0;
 	int cpu, this;
 
@@ -470,10 +607,16 @@ static void latency_idle_wake(int old, int new, bool wait)
 	this = get_cpu();
 	for_each_online_cpu(cpu) {
 		struct latency_idle *li = per_cpu_ptr(&latency_idle, cpu);
+		int to = cpu_latency_constraint(cpu);
+		int from;
 
+		if (!every && READ_ONCE(li->woken) == to)
+			continue;
+		from = xchg(&li->woken, to);
 		if (cpu == this)
 			continue;
-		switch (latency_idle_decide(old_ns, new_ns,
+		switch (latency_idle_decide(latency_usecs_to_ns(from),
+					    latency_usecs_to_ns(to),
 					    READ_ONCE(li->exit_ns),
 					    READ_ONCE(li->next_ns))) {
 		case LATENCY_WAKE_DEEP:
@@ -502,20 +645,19 @@ static void latency_idle_wake(int old, int new, bool wait)
 }
 
 /*
- * The value of @r changed: make it reach the idle CPUs (for the system
- * registry), then the notifier chain, now when the caller may sleep
- * (@sync), else from the work item; with no notifier registered, nothing
- * is queued (see register_latency_notifier()).
+ * Values of @r changed (@changed, from latency_apply()): make the CPUs'
+ * limits reach the idle CPUs (for the system registry), then the system
+ * value the notifier chain, now when the caller may sleep (@sync), else
+ * from the work item; with no notifier registered, nothing is queued (see
+ * register_latency_notifier()).
  */
 static __always_inline void latency_changed(struct latency_registry *r,
-					    bool sync)
+					    unsigned int changed, bool sync)
 {
-	if (r == &latency_system) {
-		int new = latency_registry_value(r);
-
-		/* Each transition reaches latency_idle_wake() once. */
-		latency_idle_wake(xchg(&latency_idle_value, new), new, sync);
-	}
+	if (r == &latency_system)
+		latency_idle_wake(sync, false);
+	if (!(changed & LATENCY_NEW_SYSTEM))
+		return;
 	smp_mb();	/* the value, then the chain: see register_latency_notifier() */
 	if (!rcu_access_pointer(r->notifiers.head))
 		return;
@@ -552,35 +694,40 @@ VISIBLE_IF_KUNIT struct latency_constraint *latency_alloc(size_t len)
 EXPORT_SYMBOL_IF_KUNIT(latency_alloc);
 
 /**
- * latency_registry_set - add or change a constraint of a registry
+ * latency_registry_set_cpus - add or change a constraint of a registry
  * @r: the registry
  * @identifier: the holder's name
  * @usecs: the constraint in microseconds
+ * @cpus: the CPUs it applies to, NULL for all
  * @owner: the user-space task that holds it, or NULL for a kernel holder
  *
  * The registry-level calls below are the exported API's on a registry of
  * the caller's choice (KUnit uses private ones); each is documented with
- * its exported form: here set_acceptable_latency().
+ * its exported form: here set_acceptable_latency_cpus().
  *
  * Context: Process context; may sleep.
  * Return: 0, -EINVAL for bad arguments, -EBUSY for a name held through a
  * request handle, -ENOMEM.
  */
-int latency_registry_set(struct latency_registry *r, const char *identifier,
-			 int usecs, struct task_struct *owner)
+int latency_registry_set_cpus(struct latency_registry *r,
+			      const char *identifier, int usecs,
+			      const struct cpumask *cpus,
+			      struct task_struct *owner)
 {
+	struct latency_cpus *new_cpus = NULL, *old_cpus = NULL;
 	struct latency_constraint *new = NULL;
 	struct latency_request *req;
-	bool changed = false;
+	unsigned int changed = 0;
 	unsigned long flags;
-	bool handle;
+	bool handle, same;
 	u64 hashlen;
 	size_t len;
 	int ret;
 
 	might_sleep();
 	ret = latency_hash_id(identifier, &hashlen) ?:
-	      latency_check_chars(identifier) ?: latency_check_usecs(usecs);
+	      latency_check_chars(identifier) ?: latency_check_usecs(usecs) ?:
+	      (cpus ? latency_check_cpus(cpus) : 0);
 	if (ret)
 		return ret;
 	len = hashlen_len(hashlen);
@@ -588,56 +735,93 @@ int latency_registry_set(struct latency_registry *r, const char *identifier,
 	for (;;) {
 		raw_spin_lock_irqsave(&r->lock, flags);
 		req = latency_find(r, identifier, hashlen_hash(hashlen));
-		if (req || new)
+		same = req && latency_same_cpus(req->cpus, cpus);
+		/* Ready when nothing is missing: holder, CPU set. */
+		if ((req || new) && (same || !cpus || new_cpus))
 			break;
 		raw_spin_unlock_irqrestore(&r->lock, flags);
 
-		/* Unknown name: allocate outside the lock, then look again. */
-		new = latency_alloc(len);
-		if (!new)
-			return -ENOMEM;
-		memcpy(new->identifier, identifier, len + 1);
-		new->req.identifier = new->identifier;
-		new->req.hash = hashlen_hash(hashlen);
-		new->req.allocated = true;
-		if (owner) {
-			new->pid = get_task_pid(owner, PIDTYPE_TGID);
-			get_task_comm(new->comm, owner);
+		/*
+		 * Unknown name, or a new CPU set: allocate outside the lock,
+		 * then look again.
+		 */
+		if (!req && !new) {
+			new = latency_alloc(len);
+			if (!new)
+				goto nomem;
+			memcpy(new->identifier, identifier, len + 1);
+			new->req.identifier = new->identifier;
+			new->req.hash = hashlen_hash(hashlen);
+			new->req.allocated = true;
+			if (owner) {
+				new->pid = get_task_pid(owner, PIDTYPE_TGID);
+				get_task_comm(new->comm, owner);
+			}
+		}
+		if (cpus && !new_cpus) {
+			new_cpus = latency_cpus_alloc(cpus);
+			if (!new_cpus)
+				goto nomem;
 		}
 	}
 
 	handle = req && !req->allocated;
 	if (!req) {
+		new->req.cpus = new_cpus;
+		new_cpus = NULL;
 		changed = latency_apply(r, &new->req, LATENCY_ADD, usecs);
 		new = NULL;
-	} else if (!handle) {
+	} else if (!handle && same) {
 		changed = latency_apply(r, req, LATENCY_UPDATE, usecs);
+	} else if (!handle) {
+		/* A new CPU set: the holder leaves its CPUs for the new ones. */
+		changed = latency_apply(r, req, LATENCY_REMOVE, 0);
+		old_cpus = req->cpus;
+		req->cpus = new_cpus;
+		new_cpus = NULL;
+		changed |= latency_apply(r, req, LATENCY_ADD, usecs);
 	}
 	raw_spin_unlock_irqrestore(&r->lock, flags);
 
-	/* Somebody added the same name while we allocated. */
+	/* Somebody added the same name or CPU set while we allocated. */
 	if (new)
 		latency_free(new);
+	kfree(new_cpus);
+	kfree(old_cpus);
 
 	if (handle)
 		return latency_busy(identifier);
 	if (changed)
-		latency_changed(r, true);
+		latency_changed(r, changed, true);
 	return 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(latency_registry_set);
 
-/* What remove does with a named constraint it unlinked. */
+nomem:
+	if (new)
+		latency_free(new);
+	return -ENOMEM;
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_registry_set_cpus);
+
+/*
+ * What remove does with what it unlinked: a named constraint @c, or the
+ * CPU set @cpus of a request handle, either NULL.
+ */
 static void latency_dispose(struct latency_registry *r,
-			    struct latency_constraint *c)
+			    struct latency_constraint *c,
+			    struct latency_cpus *cpus)
 {
 	if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
 		/* kfree() may sleep there: the work item frees it. */
-		llist_add(&c->dead, &r->dead);
+		if (c)
+			llist_add(&c->dead, &r->dead);
+		if (cpus)
+			llist_add(&cpus->dead, &r->dead_cpus);
 		schedule_work(&r->notify_work);
 	} else {
 		/* Any context: kfree() never sleeps. */
-		latency_free(c);
+		if (c)
+			latency_free(c);
+		kfree(cpus);
 	}
 }
 
@@ -651,7 +835,7 @@ static __always_inline int latency_named_op(struct latency_registry *r,
 					    int usecs)
 {
 	struct latency_request *req;
-	bool changed = false;
+	unsigned int changed = 0;
 	unsigned long flags;
 	bool handle;
 	u64 hashlen;
@@ -674,9 +858,9 @@ static __always_inline int latency_named_op(struct latency_registry *r,
 		return latency_busy(identifier);
 	if (action == LATENCY_REMOVE)
 		latency_dispose(r, container_of(req, struct latency_constraint,
-						req));
+						req), NULL);
 	if (changed)
-		latency_changed(r, false);
+		latency_changed(r, changed, false);
 	return 0;
 }
 
@@ -726,6 +910,7 @@ int latency_request_init(struct latency_request *req, const char *identifier)
 		return -EINVAL;
 	INIT_HLIST_NODE(&req->hnode);
 	RB_CLEAR_NODE(&req->rbnode);
+	req->cpus = NULL;
 	req->identifier = identifier;
 	req->hash = hashlen_hash(hashlen);
 	req->usecs = INFINITE_LATENCY;
@@ -739,17 +924,22 @@ EXPORT_SYMBOL_GPL(latency_request_init);
  * lock, check that @req is active exactly when @action needs it and, for
  * an add, that its identifier is free (a CPU latency QoS request, given
  * its @caller, has none: it gets a serial number instead), then apply
- * @action; deliver a change now (@sync) or from the work item.
+ * @action; deliver a change now (@sync) or from the work item.  An add
+ * gives @req the CPU set @cpus (NULL: all), which is @req's from then on
+ * if it returns 0; a remove frees it.
  */
 static __always_inline int latency_request_op(struct latency_registry *r,
 					      struct latency_request *req,
 					      enum latency_action action,
 					      int usecs, unsigned long caller,
+					      struct latency_cpus *cpus,
 					      bool sync)
 {
 	bool add = action == LATENCY_ADD;
-	bool changed = false, held = false;
+	struct latency_cpus *gone = NULL;
+	unsigned int changed = 0;
 	unsigned long flags;
+	bool held = false;
 	bool active;
 
 	raw_spin_lock_irqsave(&r->lock, flags);
@@ -762,8 +952,15 @@ static __always_inline int latency_request_op(struct latency_registry *r,
 	} else if (add && !active) {
 		held = latency_find(r, req->identifier, req->hash);
 	}
-	if (active != add && !held)
+	if (active != add && !held) {
+		if (add)
+			req->cpus = cpus;
 		changed = latency_apply(r, req, action, usecs);
+		if (action == LATENCY_REMOVE) {
+			gone = req->cpus;
+			req->cpus = NULL;
+		}
+	}
 	raw_spin_unlock_irqrestore(&r->lock, flags);
 
 	if (WARN_ONCE(add && active, "latency: request added twice\n") ||
@@ -772,21 +969,38 @@ static __always_inline int latency_request_op(struct latency_registry *r,
 	if (WARN_ONCE(held, "latency: \"%s\" is already held\n",
 		      req->identifier))
 		return -EEXIST;
+	if (unlikely(gone))
+		latency_dispose(r, NULL, gone);
 	if (changed)
-		latency_changed(r, sync);
+		latency_changed(r, changed, sync);
 	return 0;
 }
 
-/* See latency_request_add(). */
+/* See latency_request_add_cpus(); @cpus NULL for all. */
 int latency_registry_add_request(struct latency_registry *r,
-				 struct latency_request *req, int usecs)
+				 struct latency_request *req, int usecs,
+				 const struct cpumask *cpus)
 {
+	struct latency_cpus *new_cpus = NULL;
+	int ret;
+
 	might_sleep();
 	if (WARN_ONCE(!req || !req->identifier,
 		      "latency: request added before latency_request_init()\n"))
 		return -EINVAL;
-	return latency_check_usecs(usecs) ?:
-	       latency_request_op(r, req, LATENCY_ADD, usecs, 0, true);
+	ret = latency_check_usecs(usecs) ?:
+	      (cpus ? latency_check_cpus(cpus) : 0);
+	if (ret)
+		return ret;
+	if (cpus) {
+		new_cpus = latency_cpus_alloc(cpus);
+		if (!new_cpus)
+			return -ENOMEM;
+	}
+	ret = latency_request_op(r, req, LATENCY_ADD, usecs, 0, new_cpus, true);
+	if (ret)
+		kfree(new_cpus);
+	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_add_request);
 
@@ -797,7 +1011,7 @@ int latency_registry_update_request(struct latency_registry *r,
 	if (WARN_ONCE(!req, "latency: NULL request\n"))
 		return -EINVAL;
 	return latency_check_usecs(usecs) ?:
-	       latency_request_op(r, req, LATENCY_UPDATE, usecs, 0, false);
+	       latency_request_op(r, req, LATENCY_UPDATE, usecs, 0, NULL, false);
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_update_request);
 
@@ -807,7 +1021,7 @@ int latency_registry_remove_request(struct latency_registry *r,
 {
 	if (WARN_ONCE(!req, "latency: NULL request\n"))
 		return -EINVAL;
-	return latency_request_op(r, req, LATENCY_REMOVE, 0, 0, false);
+	return latency_request_op(r, req, LATENCY_REMOVE, 0, 0, NULL, false);
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_remove_request);
 
@@ -832,7 +1046,7 @@ int latency_registry_add_qos(struct latency_registry *r,
 			     unsigned long caller)
 {
 	return latency_request_op(r, req, LATENCY_ADD, usecs,
-				  caller ?: _RET_IP_, false);
+				  caller ?: _RET_IP_, NULL, false);
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_add_qos);
 
@@ -879,10 +1093,8 @@ void latency_registry_sync(struct latency_registry *r)
 
 	might_sleep();
 	flush_work(&r->notify_work);
-	if (r == &latency_system) {
-		value = latency_registry_value(r);
-		latency_idle_wake(value, value, true);
-	}
+	if (r == &latency_system)
+		latency_idle_wake(true, true);
 	mutex_lock(&r->notify_lock);
 	value = latency_registry_value(r);
 	r->notified = value;
@@ -904,14 +1116,29 @@ EXPORT_SYMBOL_IF_KUNIT(latency_registry_sync);
  *
  * For KUnit, which must not disturb the system registry.
  *
- * Context: Any context.
+ * Context: Process context.
+ * Return: 0, or -ENOMEM.
  */
-void latency_registry_init(struct latency_registry *r)
+int latency_registry_init(struct latency_registry *r)
 {
+	int cpu;
+
+	r->trees = alloc_percpu(struct rb_root_cached);
+	r->cpu_value = alloc_percpu(int);
+	if (!r->trees || !r->cpu_value) {
+		free_percpu(r->trees);
+		free_percpu(r->cpu_value);
+		return -ENOMEM;
+	}
+	for_each_possible_cpu(cpu) {
+		*per_cpu_ptr(r->trees, cpu) = RB_ROOT_CACHED;
+		*per_cpu_ptr(r->cpu_value, cpu) = INFINITE_LATENCY;
+	}
 	raw_spin_lock_init(&r->lock);
 	hash_init(r->names);
 	r->by_usecs = RB_ROOT_CACHED;
 	r->rightmost = NULL;
+	r->local = RB_ROOT;
 	r->count = 0;
 	r->serial = 0;
 	r->own_value = INFINITE_LATENCY;
@@ -920,9 +1147,29 @@ void latency_registry_init(struct latency_registry *r)
 	mutex_init(&r->notify_lock);
 	r->notified = INFINITE_LATENCY;
 	init_llist_head(&r->dead);
+	init_llist_head(&r->dead_cpus);
 	INIT_WORK(&r->notify_work, latency_notify_workfn);
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_init);
+
+/* Free the constraints of one tree of a registry being destroyed. */
+static void latency_destroy_tree(struct rb_root *root)
+{
+	struct latency_request *req, *tmp;
+
+	rbtree_postorder_for_each_entry_safe(req, tmp, root, rbnode) {
+		hash_del(&req->hnode);
+		if (req->allocated) {
+			latency_free(container_of(req, struct latency_constraint,
+						  req));
+			continue;
+		}
+		/* A request handle is left inactive, to its holder. */
+		kfree(req->cpus);
+		req->cpus = NULL;
+	}
+}
 
 /**
  * latency_registry_destroy - free every constraint of a private registry
@@ -932,22 +1179,19 @@ EXPORT_SYMBOL_IF_KUNIT(latency_registry_init);
  */
 void latency_registry_destroy(struct latency_registry *r)
 {
-	struct latency_request *req, *tmp;
-
 	cancel_work_sync(&r->notify_work);
 	latency_free_dead(r);
-	rbtree_postorder_for_each_entry_safe(req, tmp, &r->by_usecs.rb_root,
-					     rbnode) {
-		hash_del(&req->hnode);
-		/* A request handle is left inactive, to its holder. */
-		if (req->allocated)
-			latency_free(container_of(req, struct latency_constraint,
-						  req));
-	}
+	latency_destroy_tree(&r->by_usecs.rb_root);
+	latency_destroy_tree(&r->local);
 	r->by_usecs = RB_ROOT_CACHED;
 	r->rightmost = NULL;
+	r->local = RB_ROOT;
 	r->count = 0;
 	WRITE_ONCE(*r->value, INFINITE_LATENCY);
+	free_percpu(r->trees);
+	free_percpu(r->cpu_value);
+	r->trees = NULL;
+	r->cpu_value = NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_destroy);
 
@@ -1004,12 +1248,13 @@ unsigned int latency_registry_check(struct latency_registry *r)
 	int min = INFINITE_LATENCY;
 	struct rb_node *node;
 	unsigned long flags;
-	int bkt;
+	int bkt, cpu;
 
 	raw_spin_lock_irqsave(&r->lock, flags);
 	hash_for_each(r->names, bkt, req, hnode) {
 		hashed++;
-		min = min(min, req->usecs);
+		if (!req->cpus)
+			min = min(min, req->usecs);
 		if (req->usecs < 0 || req->usecs > INFINITE_LATENCY)
 			bad++;
 		if (!req->identifier) {
@@ -1036,12 +1281,54 @@ unsigned int latency_registry_check(struct latency_registry *r)
 		    !hlist_fake(&req->hnode))
 			bad++;
 	}
+	/* Constraints for some CPUs: named, sorted, with a possible CPU. */
+	prev = NULL;
+	for (node = rb_first(&r->local); node; node = rb_next(node)) {
+		req = rb_entry(node, struct latency_request, rbnode);
+		if (prev && latency_less(&req->rbnode, &prev->rbnode))
+			bad++;
+		prev = req;
+		sorted++;
+		if (!req->identifier || !req->cpus ||
+		    !cpumask_subset(&req->cpus->mask, cpu_possible_mask) ||
+		    cpumask_empty(&req->cpus->mask))
+			bad++;
+	}
 	if (hashed != r->count || sorted != r->count)
 		bad++;
 	if (r->rightmost != rb_last(&r->by_usecs.rb_root))
 		bad++;
 	if (latency_registry_value(r) != min)
 		bad++;
+	/* Each CPU's tree holds exactly its constraints; its limit. */
+	for_each_possible_cpu(cpu) {
+		struct rb_node *last = NULL;
+		unsigned int nodes = 0, members = 0;
+		int want = latency_registry_value(r);
+
+		node = rb_first_cached(per_cpu_ptr(r->trees, cpu));
+		for (; node; last = node, node = rb_next(node)) {
+			struct latency_node *ln;
+
+			ln = rb_entry(node, struct latency_node, rbnode);
+			nodes++;
+			if (last && latency_node_less(node, last))
+				bad++;
+			if (!ln->req->cpus ||
+			    !cpumask_test_cpu(cpu, &ln->req->cpus->mask))
+				bad++;
+		}
+		for (node = rb_first(&r->local); node; node = rb_next(node)) {
+			req = rb_entry(node, struct latency_request, rbnode);
+			if (req->cpus && cpumask_test_cpu(cpu, &req->cpus->mask)) {
+				members++;
+				want = min(want, req->usecs);
+			}
+		}
+		if (nodes != members ||
+		    READ_ONCE(*per_cpu_ptr(r->cpu_value, cpu)) != want)
+			bad++;
+	}
 	raw_spin_unlock_irqrestore(&r->lock, flags);
 	return bad;
 }
@@ -1060,6 +1347,27 @@ u32 latency_idle_exit_ns(int cpu)
 	return READ_ONCE(per_cpu(latency_idle, cpu).exit_ns);
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_idle_exit_ns);
+
+/* The limit of @cpu the last wake-up decision for it was made with. */
+int latency_idle_woken(int cpu)
+{
+	return READ_ONCE(per_cpu(latency_idle, cpu).woken);
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_idle_woken);
+
+/**
+ * latency_registry_cpu_value - the limit a registry publishes for a CPU
+ * @r: the registry
+ * @cpu: a possible CPU
+ *
+ * Context: Any context.
+ * Return: What cpu_latency_constraint(@cpu) returns for the system registry.
+ */
+int latency_registry_cpu_value(struct latency_registry *r, int cpu)
+{
+	return READ_ONCE(*per_cpu_ptr(r->cpu_value, cpu));
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_registry_cpu_value);
 #endif /* CONFIG_LATENCY_KUNIT_TEST */
 
 /*
@@ -1071,9 +1379,11 @@ struct latency_entry {
 	struct pid *pid;
 	char comm[TASK_COMM_LEN];
 	bool named;
+	bool all;
 	unsigned long caller;
 	u32 hash;
 	char identifier[LATENCY_ID_MAX + 1];
+	struct cpumask cpus;
 };
 
 /* Holders copied per hold of the lock: what bounds a reader's irq-off time. */
@@ -1093,6 +1403,9 @@ static void latency_entry_copy(struct latency_entry *e,
 	e->caller = req->caller;
 	e->hash = req->hash;
 	strscpy(e->identifier, req->identifier ?: "", sizeof(e->identifier));
+	e->all = !req->cpus;
+	if (req->cpus)
+		cpumask_copy(&e->cpus, &req->cpus->mask);
 }
 
 /*
@@ -1109,6 +1422,10 @@ static void latency_entry_show(struct seq_file *m, struct latency_entry *e,
 	seq_printf(m, "%s %d ",
 		   latency_name(e->named ? e->identifier : NULL, e->caller, buf),
 		   e->usecs);
+	if (e->all)
+		seq_puts(m, "all ");
+	else
+		seq_printf(m, "%*pbl ", cpumask_pr_args(&e->cpus));
 	if (nr) {
 		seq_printf(m, "%d ", nr);
 		seq_escape_str(m, e->comm, ESCAPE_SPACE | ESCAPE_SPECIAL,
@@ -1120,13 +1437,12 @@ static void latency_entry_show(struct seq_file *m, struct latency_entry *e,
 	put_pid(e->pid);
 }
 
-/* The first holder after @key in the listing's order, or NULL. */
-static struct rb_node *latency_after(struct latency_registry *r,
+/* The first holder of @root after @key in the listing's order, or NULL. */
+static struct rb_node *latency_after(struct rb_root *root,
 				     struct latency_request *key)
 {
-	struct rb_node *node = r->by_usecs.rb_root.rb_node, *after = NULL;
+	struct rb_node *node = root->rb_node, *after = NULL;
 
-	lockdep_assert_held(&r->lock);
 	while (node) {
 		if (latency_less(&key->rbnode, node)) {
 			after = node;
@@ -1138,18 +1454,83 @@ static struct rb_node *latency_after(struct latency_registry *r,
 	return after;
 }
 
+/*
+ * The holder a "# cpu" or "# system" line names: the one that sets a value
+ * below INFINITE_LATENCY, copied under the lock.
+ */
+struct latency_holder {
+	bool named;
+	unsigned long caller;
+	char identifier[LATENCY_ID_MAX + 1];
+};
+
+static void latency_holder_copy(struct latency_holder *h,
+				const struct latency_request *req)
+{
+	h->named = !req || req->identifier;
+	h->caller = req ? req->caller : 0;
+	strscpy(h->identifier, req && req->identifier ? req->identifier : "-",
+		sizeof(h->identifier));
+}
+
+static void latency_holder_show(struct seq_file *m, const char *what, int n,
+				int value, struct latency_holder *h)
+{
+	char buf[LATENCY_NAME_LEN];
+
+	seq_printf(m, "# %s", what);
+	if (n >= 0)
+		seq_printf(m, " %d", n);
+	seq_printf(m, " %d %s\n", value,
+		   latency_name(h->named ? h->identifier : NULL, h->caller, buf));
+}
+
+/*
+ * The holder that sets @cpu's limit: the first of its own tree or of the
+ * system tree, NULL when nothing constrains it.
+ */
+static struct latency_request *latency_cpu_holder(struct latency_registry *r,
+						  int cpu)
+{
+	struct latency_request *sys = latency_leftmost(r);
+	struct latency_request *own = latency_cpu_first(r, cpu);
+
+	if (own && (!sys || latency_less(&own->rbnode, &sys->rbnode)))
+		sys = own;
+	return sys && sys->usecs < INFINITE_LATENCY ? sys : NULL;
+}
+
+/* One "# cpu N usecs holder" line for each possible CPU. */
+static void latency_show_cpus(struct latency_registry *r, struct seq_file *m)
+{
+	struct latency_holder h;
+	unsigned long flags;
+	int cpu, value;
+
+	for_each_possible_cpu(cpu) {
+		raw_spin_lock_irqsave(&r->lock, flags);
+		value = READ_ONCE(*per_cpu_ptr(r->cpu_value, cpu));
+		latency_holder_copy(&h, latency_cpu_holder(r, cpu));
+		raw_spin_unlock_irqrestore(&r->lock, flags);
+		latency_holder_show(m, "cpu", cpu, value, &h);
+	}
+}
+
 /**
  * latency_registry_show - print a registry in the listing format
  * @r: the registry
  * @m: where to print
  *
- * One line per holder, sorted by value then identifier, between a header
- * and a line naming the system value and the holder that sets it.  The
- * format is an ABI: Documentation/ABI/testing/procfs-latency_constraints.
+ * One line per holder, sorted by value then identifier, with the CPUs it
+ * applies to; one line per possible CPU naming the limit in force there
+ * and the holder that sets it; a last line naming the system value and the
+ * holder that sets it.  The format is an ABI:
+ * Documentation/ABI/testing/procfs-latency_constraints.
  *
- * The lock is held only to copy LATENCY_SHOW_BATCH holders at a time, never
- * while printing: each line shows its holder as it was at some moment of
- * the read, the last line the system value at the end of it.
+ * The lock is held only to copy LATENCY_SHOW_BATCH holders, or one CPU's
+ * line, at a time, never while printing: each line shows what it shows as
+ * it was at some moment of the read, the last line the system value at the
+ * end of it.
  *
  * Context: Process context; may sleep.
  * Return: 0, or -ENOMEM.
@@ -1157,43 +1538,35 @@ static struct rb_node *latency_after(struct latency_registry *r,
 int latency_registry_show(struct latency_registry *r, struct seq_file *m)
 {
 	struct pid_namespace *ns = task_active_pid_ns(current);
-	char key_id[LATENCY_ID_MAX + 1], holder[LATENCY_ID_MAX + 1] = "-";
+	char key_id[LATENCY_ID_MAX + 1];
 	struct latency_request key = { .identifier = key_id };
-	unsigned long holder_caller = 0;
-	struct latency_request *first;
-	char buf[LATENCY_NAME_LEN];
-	bool holder_named = true;
+	struct rb_node *all, *some;
+	struct latency_holder holder;
 	struct latency_entry *e;
 	int value = INFINITE_LATENCY;
-	struct rb_node *node;
 	unsigned long flags;
 	bool start = true;
 	int n, i;
 
-	e = kmalloc_array(LATENCY_SHOW_BATCH, sizeof(*e), GFP_KERNEL);
+	e = kvmalloc_array(LATENCY_SHOW_BATCH, sizeof(*e), GFP_KERNEL);
 	if (!e)
 		return -ENOMEM;
-	seq_puts(m, "# identifier usecs pid comm\n");
+	seq_puts(m, "# identifier usecs cpus pid comm\n");
 	do {
 		raw_spin_lock_irqsave(&r->lock, flags);
-		node = start ? rb_first_cached(&r->by_usecs) :
-		       latency_after(r, &key);
-		for (n = 0; node && n < LATENCY_SHOW_BATCH; n++) {
-			struct latency_request *req;
+		/* Both trees at once, in the listing's order. */
+		all = start ? rb_first_cached(&r->by_usecs) :
+		      latency_after(&r->by_usecs.rb_root, &key);
+		some = start ? rb_first(&r->local) :
+		       latency_after(&r->local, &key);
+		for (n = 0; (all || some) && n < LATENCY_SHOW_BATCH; n++) {
+			struct rb_node **next;
 
-			req = rb_entry(node, struct latency_request, rbnode);
-			latency_entry_copy(&e[n], req);
-			node = rb_next(node);
-		}
-		if (!node) {
-			value = latency_registry_value(r);
-			first = latency_leftmost(r);
-			if (first && first->usecs < INFINITE_LATENCY) {
-				holder_named = first->identifier;
-				holder_caller = first->caller;
-				strscpy(holder, first->identifier ?: "",
-					sizeof(holder));
-			}
+			next = !some || (all && latency_less(all, some)) ?
+			       &all : &some;
+			latency_entry_copy(&e[n], rb_entry(*next,
+					   struct latency_request, rbnode));
+			*next = rb_next(*next);
 		}
 		raw_spin_unlock_irqrestore(&r->lock, flags);
 
@@ -1206,10 +1579,16 @@ int latency_registry_show(struct latency_registry *r, struct seq_file *m)
 			strscpy(key_id, e[n - 1].identifier, sizeof(key_id));
 		}
 		start = false;
-	} while (node);
-	seq_printf(m, "# system %d %s\n", value,
-		   latency_name(holder_named ? holder : NULL, holder_caller, buf));
-	kfree(e);
+	} while (all || some);
+	kvfree(e);
+
+	latency_show_cpus(r, m);
+	raw_spin_lock_irqsave(&r->lock, flags);
+	value = latency_registry_value(r);
+	latency_holder_copy(&holder, value < INFINITE_LATENCY ?
+				     latency_leftmost(r) : NULL);
+	raw_spin_unlock_irqrestore(&r->lock, flags);
+	latency_holder_show(m, "system", -1, value, &holder);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_show);
@@ -1241,6 +1620,39 @@ int set_acceptable_latency(const char *identifier, int usecs)
 	return latency_registry_set(&latency_system, identifier, usecs, NULL);
 }
 EXPORT_SYMBOL_GPL(set_acceptable_latency);
+
+/**
+ * set_acceptable_latency_cpus - set the maximum latency acceptable on some CPUs
+ * @identifier: string that identifies this driver
+ * @usecs: maximum acceptable latency for this driver, in microseconds
+ * @cpus: the CPUs it applies to; those not possible are ignored
+ *
+ * As set_acceptable_latency(), for the CPUs of @cpus only: a driver whose
+ * interrupt is affine to one CPU, a service pinned to some.  The limit of
+ * each CPU (cpu_latency_constraint()) is the minimum of the constraints for
+ * all CPUs and of those for a set that includes it; the system value
+ * (system_latency_constraint()) does not count this one.  The set is taken
+ * over possible CPUs: a constraint for an offline CPU applies when it comes
+ * online.  Called for an identifier already held, it changes the value and
+ * the set (set_acceptable_latency() makes it apply to all CPUs again);
+ * modify_acceptable_latency() and remove_acceptable_latency() work on it as
+ * on any named constraint.  When a CPU's limit is lowered, no CPU is idle
+ * in a state that exceeds its limit by the time this function returns.
+ *
+ * Context: Process context; may sleep.
+ * Return: 0 on success, -EINVAL for a bad identifier, a negative value or
+ * a set without a possible CPU, -EBUSY for an identifier held through a
+ * struct latency_request (each with a warning), -ENOMEM.
+ */
+int set_acceptable_latency_cpus(const char *identifier, int usecs,
+				const struct cpumask *cpus)
+{
+	if (latency_check_cpus(cpus))
+		return -EINVAL;
+	return latency_registry_set_cpus(&latency_system, identifier, usecs,
+					 cpus, NULL);
+}
+EXPORT_SYMBOL_GPL(set_acceptable_latency_cpus);
 
 /**
  * modify_acceptable_latency - change the maximum latency acceptable
@@ -1302,9 +1714,33 @@ EXPORT_SYMBOL_GPL(remove_acceptable_latency);
  */
 int latency_request_add(struct latency_request *req, int usecs)
 {
-	return latency_registry_add_request(&latency_system, req, usecs);
+	return latency_registry_add_request(&latency_system, req, usecs, NULL);
 }
 EXPORT_SYMBOL_GPL(latency_request_add);
+
+/**
+ * latency_request_add_cpus - hold a constraint for some CPUs through a handle
+ * @req: the request, initialised by latency_request_init(), not active
+ * @usecs: maximum acceptable latency, in microseconds
+ * @cpus: the CPUs it applies to, as for set_acceptable_latency_cpus()
+ *
+ * As latency_request_add(), for the CPUs of @cpus only.  The registry
+ * allocates the set here; latency_request_update() allocates nothing,
+ * latency_request_remove() frees it.
+ *
+ * Context: Process context; may sleep.
+ * Return: 0 on success, -EINVAL for a negative value, a set without a
+ * possible CPU, or a request not initialised or already active, -EEXIST
+ * for an identifier already held (each with a warning), -ENOMEM.
+ */
+int latency_request_add_cpus(struct latency_request *req, int usecs,
+			     const struct cpumask *cpus)
+{
+	if (latency_check_cpus(cpus))
+		return -EINVAL;
+	return latency_registry_add_request(&latency_system, req, usecs, cpus);
+}
+EXPORT_SYMBOL_GPL(latency_request_add_cpus);
 
 /**
  * latency_request_update - change a constraint held through a handle
@@ -1471,6 +1907,72 @@ static const struct kernel_param_ops latency_kernel_param_ops = {
 module_param_cb(kernel, &latency_kernel_param_ops, NULL, 0444);
 MODULE_PARM_DESC(kernel, "built-in constraint in usecs, or \"off\"");
 
+/*
+ * latency.cpus=<cpulist>:<usecs>, up to LATENCY_BOOT_MAX times: constraints
+ * for some CPUs that hold from the first initcall on, before user space
+ * runs (the isolated CPUs of a real-time system, say).  Each is held as
+ * "boot:<n>", n counting the parameters from 0 in the order given; any
+ * caller may change or remove it by that name.  The list is parsed here,
+ * checked against the possible CPUs at the initcall.
+ */
+#define LATENCY_BOOT_MAX	8
+
+struct latency_boot {
+	struct cpumask cpus;
+	int usecs;
+};
+
+static struct latency_boot latency_boot[LATENCY_BOOT_MAX] __initdata;
+static unsigned int latency_boot_count __initdata;
+
+static int __init latency_cpus_setup(char *str)
+{
+	struct latency_boot *b = &latency_boot[latency_boot_count];
+	char *colon = strrchr(str, ':');
+	int ret;
+
+	if (latency_boot_count == LATENCY_BOOT_MAX) {
+		pr_err("latency.cpus=%s: more than %d, ignored\n", str,
+		       LATENCY_BOOT_MAX);
+		return 1;
+	}
+	if (!colon || kstrtoint(colon + 1, 10, &b->usecs) || b->usecs < 0)
+		goto bad;
+	*colon = '\0';
+	ret = cpulist_parse(str, &b->cpus);
+	*colon = ':';
+	if (ret)
+		goto bad;
+	latency_boot_count++;
+	return 1;
+bad:
+	pr_err("latency.cpus=%s: not <cpulist>:<usecs>, ignored\n", str);
+	return 1;
+}
+__setup("latency.cpus=", latency_cpus_setup);
+
+static void __init latency_boot_add(void)
+{
+	char id[16];
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < latency_boot_count; i++) {
+		struct latency_boot *b = &latency_boot[i];
+
+		if (!cpumask_intersects(&b->cpus, cpu_possible_mask)) {
+			pr_err("latency.cpus=%*pbl:%d: no possible CPU, ignored\n",
+			       cpumask_pr_args(&b->cpus), b->usecs);
+			continue;
+		}
+		snprintf(id, sizeof(id), "boot:%u", i);
+		ret = latency_registry_set_cpus(&latency_system, id, b->usecs,
+						&b->cpus, NULL);
+		if (ret)
+			pr_err("cannot add the \"%s\" constraint: %d\n", id, ret);
+	}
+}
+
 #ifdef CONFIG_PROC_FS
 static int latency_proc_show(struct seq_file *m, void *v)
 {
@@ -1486,6 +1988,7 @@ static int __init latency_init(void)
 	proc_create_single("latency_constraints", 0444, NULL,
 			   latency_proc_show);
 #endif
+	latency_boot_add();
 	if (!latency_kernel_given)
 		latency_kernel_usecs =
 			latency_kernel_default(IS_ENABLED(CONFIG_TICK_ONESHOT));

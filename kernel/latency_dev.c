@@ -13,8 +13,10 @@
  * /proc/latency_constraints names it with the pid and command of its opener
  * from the start.  A write sets its constraint, which is held for as long
  * as the file stays open: close() and the death of the last process that
- * has it open both end in ->release(), which removes it.  A read returns
- * the system value as decimal text.  An open for reading only holds nothing.
+ * has it open both end in ->release(), which removes it.  A write may name
+ * the CPUs the constraint applies to ("20 cpus=2-15"); without a list it
+ * applies to all.  A read returns the system value as decimal text.  An
+ * open for reading only holds nothing.
  *
  * Who may hold a constraint is decided by the mode of the device node alone
  * (0600, root), as for /dev/cpu_dma_latency: an administrator can hand the
@@ -26,6 +28,7 @@
  */
 
 #include <linux/atomic.h>
+#include <linux/cpumask.h>
 #include <linux/ctype.h>
 #include <linux/fs.h>
 #include <linux/init.h>
@@ -40,10 +43,17 @@
 #include "latency_internal.h"
 
 /*
- * Longest write accepted.  INT_MAX in decimal plus a newline is 11 bytes;
- * some room is left for leading zeros, anything longer is not a number.
+ * Longest value accepted, with its newline and NUL.  INT_MAX in decimal
+ * plus a newline is 11 bytes; some room is left for leading zeros,
+ * anything longer is not a number.
  */
-#define LATENCY_DEV_WRITE_MAX	16
+#define LATENCY_DEV_VALUE_MAX	16
+
+/*
+ * Longest write accepted: a value and a CPU list of up to a page (a list
+ * of every other CPU of a large machine is a few kilobytes long).
+ */
+#define LATENCY_DEV_WRITE_MAX	PAGE_SIZE
 
 /**
  * struct latency_dev_holder - the constraint held by one open file
@@ -63,42 +73,66 @@ struct latency_dev_holder {
 static atomic64_t latency_dev_seq = ATOMIC64_INIT(0);
 
 /*
- * Decode one write: decimal digits, then optionally a newline, then
- * optionally a NUL, as echo, printf and a C string written with its
- * terminator give them ("150", "150\n", "150\0", "150\n\0").  Nothing else
- * is a value: a binary int is refused, so that no text (the 4 bytes of
- * "100" and its NUL) can be taken for one.  Binary writers have
- * /dev/cpu_dma_latency.
+ * Decode one write: decimal digits, optionally a blank and "cpus=" with a
+ * CPU list in the kernel's list syntax ("2-15", "0,4-7"), then optionally a
+ * newline, then optionally a NUL, as echo, printf and a C string written
+ * with its terminator give them ("150", "150 cpus=2-3\n", "150\0",
+ * "150\n\0").  Nothing else is a value: a binary int is refused, so that
+ * no text (the 4 bytes of "100" and its NUL) can be taken for one.  Binary
+ * writers have /dev/cpu_dma_latency.  A list must name a possible CPU; the
+ * others it names are ignored.
  *
- * Return: 0 and the value in *@usecs, -EFAULT, or -EINVAL for anything
- * else; never logs.
+ * Return: 0, the value in *@usecs and whether a list was given in *@some,
+ * the list in @cpus; -EFAULT, -ENOMEM, or -EINVAL for anything else;
+ * never logs.
  */
-static int latency_dev_parse(const char __user *ubuf, size_t count, int *usecs)
+static int latency_dev_parse(const char __user *ubuf, size_t count,
+			     int *usecs, bool *some, struct cpumask *cpus)
 {
-	char buf[LATENCY_DEV_WRITE_MAX + 1];
+	char *buf, *list;
 	size_t len = count;
 	size_t i;
+	int ret = -EINVAL;
 
 	if (!count || count > LATENCY_DEV_WRITE_MAX)
 		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
+	buf = memdup_user_nul(ubuf, count);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
 
 	if (buf[len - 1] == '\0')
 		len--;
 	if (len && buf[len - 1] == '\n')
 		len--;
-	if (!len)
-		return -EINVAL;
-	for (i = 0; i < len; i++)
-		if (!isdigit(buf[i]))
-			return -EINVAL;
 	buf[len] = '\0';
+	if (strlen(buf) != len)		/* a NUL inside */
+		goto out;
+	for (i = 0; isdigit(buf[i]); i++)
+		;
+	list = buf + i;
+	*some = *list;
+	if (!i || i > LATENCY_DEV_VALUE_MAX ||
+	    (!*some && count > LATENCY_DEV_VALUE_MAX) ||
+	    (*some && !strstarts(list, " cpus=")))
+		goto out;
+	*list = '\0';
+	list += strlen(" cpus=");
 
 	/* Only digits are left: the one possible error is -ERANGE. */
 	if (kstrtoint(buf, 10, usecs))
-		return -EINVAL;
-	return 0;
+		goto out;
+	/*
+	 * cpulist_parse() takes "" for the empty set and skips blanks: the
+	 * list is one word, as it is in the listing.
+	 */
+	if (*some && (!isdigit(*list) || strpbrk(list, " \t\n\v\f\r") ||
+		      cpulist_parse(list, cpus) ||
+		      !cpumask_intersects(cpus, cpu_possible_mask)))
+		goto out;
+	ret = 0;
+out:
+	kfree(buf);
+	return ret;
 }
 
 /**
@@ -188,22 +222,28 @@ static int latency_dev_release(struct inode *inode, struct file *file)
 }
 
 /*
- * Set the holder's constraint; when write() returns, every notifier has
- * run.  Values above INFINITE_LATENCY mean "no constraint", as for a driver.
+ * Set the holder's constraint and CPUs; when write() returns, every
+ * notifier has run.  Values above INFINITE_LATENCY mean "no constraint",
+ * as for a driver.
  */
 static ssize_t latency_dev_write(struct file *file, const char __user *ubuf,
 				 size_t count, loff_t *ppos)
 {
+	struct latency_dev_holder *h = file->private_data;
+	cpumask_var_t cpus;
+	bool some;
 	int usecs;
 	int ret;
 
-	ret = latency_dev_parse(ubuf, count, &usecs);
-	if (ret)
-		return ret;
-	ret = latency_dev_set(file, min(usecs, INFINITE_LATENCY));
-	if (ret)
-		return ret;
-	return count;
+	if (!alloc_cpumask_var(&cpus, GFP_KERNEL))
+		return -ENOMEM;
+	ret = latency_dev_parse(ubuf, count, &usecs, &some, cpus);
+	if (!ret)
+		ret = latency_registry_set_cpus(&latency_system, h->id,
+						min(usecs, INFINITE_LATENCY),
+						some ? cpus : NULL, current);
+	free_cpumask_var(cpus);
+	return ret ?: count;
 }
 
 /* The system value as decimal text; *ppos is honoured like a regular file. */

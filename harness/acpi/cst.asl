@@ -16,14 +16,24 @@
  * /sys/devices/system/cpu/cpuN/cpuidle/stateM/usage.  With C2/C3 present the
  * kernel declares the TSC unstable and switches to hpet: expected.
  *
- * One Scope per vCPU of "-smp 2"; a CPU that QEMU did not declare must not
- * be named here: a Scope (\_SB.CPUS.C002) still lets the table load, but
- * logs "ACPI BIOS Error (bug): Could not resolve symbol [\_SB.CPUS.C002]".
+ * One Scope per vCPU, up to 4: harness/boot.sh defines CPU1, CPU2, CPU3
+ * (iasl -D) for those QEMU declares.  A CPU that QEMU did not declare must
+ * not be named here: a Scope (\_SB.CPUS.C002) still lets the table load,
+ * but logs "ACPI BIOS Error (bug): Could not resolve symbol
+ * [\_SB.CPUS.C002]".
  */
 DefinitionBlock ("", "SSDT", 2, "LATNCY", "ACPICST", 0x00000001)
 {
 	External (\_SB.CPUS.C000, ProcessorObj)
+#ifdef CPU1
 	External (\_SB.CPUS.C001, ProcessorObj)
+#endif
+#ifdef CPU2
+	External (\_SB.CPUS.C002, ProcessorObj)
+#endif
+#ifdef CPU3
+	External (\_SB.CPUS.C003, ProcessorObj)
+#endif
 
 	/* The _CST package shared by every CPU (ACPI 6.4, 8.4.1.1). */
 	Method (LCST, 0, NotSerialized)
@@ -68,6 +78,7 @@ DefinitionBlock ("", "SSDT", 2, "LATNCY", "ACPICST", 0x00000001)
 		}
 	}
 
+#ifdef CPU1
 	Scope (\_SB.CPUS.C001)
 	{
 		Method (_CST, 0, NotSerialized)
@@ -75,4 +86,23 @@ DefinitionBlock ("", "SSDT", 2, "LATNCY", "ACPICST", 0x00000001)
 			Return (\LCST ())
 		}
 	}
+#endif
+#ifdef CPU2
+	Scope (\_SB.CPUS.C002)
+	{
+		Method (_CST, 0, NotSerialized)
+		{
+			Return (\LCST ())
+		}
+	}
+#endif
+#ifdef CPU3
+	Scope (\_SB.CPUS.C003)
+	{
+		Method (_CST, 0, NotSerialized)
+		{
+			Return (\LCST ())
+		}
+	}
+#endif
 }

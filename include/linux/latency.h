@@ -15,6 +15,7 @@
 #define _LINUX_LATENCY_H
 
 #include <linux/compiler.h>
+#include <linux/cpumask.h>
 #include <linux/list.h>
 #include <linux/notifier.h>
 #include <linux/percpu.h>
@@ -32,6 +33,8 @@
 /* Longest identifier accepted, not counting the terminating NUL. */
 #define LATENCY_ID_MAX		63
 
+struct latency_cpus;
+
 /**
  * struct latency_request - a constraint whose memory its holder provides
  * @hnode: private to kernel/latency.c
@@ -41,6 +44,7 @@
  * @caller: private: where a CPU latency QoS request was added from
  * @hash: private to kernel/latency.c (for a CPU latency QoS request, a
  *	serial number)
+ * @cpus: private: the CPUs the constraint applies to, NULL for every CPU
  * @usecs: the constraint in microseconds
  * @allocated: private: true for a constraint made by set_acceptable_latency()
  *
@@ -58,6 +62,7 @@ struct latency_request {
 	struct rb_node rbnode;
 	const char *identifier;
 	unsigned long caller;
+	struct latency_cpus *cpus;
 	u32 hash;
 	int usecs;
 	bool allocated;
@@ -77,28 +82,36 @@ static inline bool latency_request_active(const struct latency_request *req)
 
 #ifdef CONFIG_LATENCY
 int set_acceptable_latency(const char *identifier, int usecs);
+int set_acceptable_latency_cpus(const char *identifier, int usecs,
+				const struct cpumask *cpus);
 int modify_acceptable_latency(const char *identifier, int usecs);
 int remove_acceptable_latency(const char *identifier);
 void synchronize_acceptable_latency(void);
 
 int latency_request_init(struct latency_request *req, const char *identifier);
 int latency_request_add(struct latency_request *req, int usecs);
+int latency_request_add_cpus(struct latency_request *req, int usecs,
+			     const struct cpumask *cpus);
 int latency_request_update(struct latency_request *req, int usecs);
 int latency_request_remove(struct latency_request *req);
 
 int register_latency_notifier(struct notifier_block *nb);
 int unregister_latency_notifier(struct notifier_block *nb);
 
-/* Private: read it only through system_latency_constraint(). */
+/* Private: read them only through the two calls below. */
 extern int __system_latency_constraint;
+DECLARE_PER_CPU(int, __cpu_latency_constraint);
 
 /**
  * system_latency_constraint - the system-wide maximum acceptable latency
  *
- * The minimum over every constraint currently held, or INFINITE_LATENCY
- * when none is held (also before any initcall has run).  A power management
- * decision must not take a state whose exit latency is larger than this
- * value; a state whose exit latency equals it is acceptable.
+ * The minimum over every constraint held for all CPUs, or INFINITE_LATENCY
+ * when none is held (also before any initcall has run).  A decision that
+ * concerns the whole system, or no CPU in particular, must not take a
+ * state whose exit latency is larger than this value; a state whose exit
+ * latency equals it is acceptable.  A decision for one CPU (its idle
+ * state) uses cpu_latency_constraint() instead, which also counts the
+ * constraints held for that CPU alone.
  *
  * Context: Any context, including hard interrupt and the idle loop.  A
  * lock-free read of one integer.
@@ -110,12 +123,32 @@ static inline int system_latency_constraint(void)
 }
 
 /**
+ * cpu_latency_constraint - the maximum acceptable latency on one CPU
+ * @cpu: the CPU, possible (online or not)
+ *
+ * The minimum of system_latency_constraint() and of the constraints held
+ * for a set of CPUs that includes @cpu (set_acceptable_latency_cpus(),
+ * latency_request_add_cpus()): what the idle states of @cpu must respect.
+ * A constraint for an offline CPU is kept, and applies when it comes online.
+ *
+ * Context: Any context, including hard interrupt and the idle loop.  A
+ * lock-free read of one per-CPU integer.
+ * Return: The constraint of @cpu in microseconds, 0..INFINITE_LATENCY.
+ */
+static inline int cpu_latency_constraint(unsigned int cpu)
+{
+	return READ_ONCE(per_cpu(__cpu_latency_constraint, cpu));
+}
+
+/**
  * struct latency_idle - the idle state a CPU is in, as the registry sees it
  * @exit_ns: exit latency of the state the CPU is in or about to enter, in
  *	ns (at most U32_MAX); 0 when it is not idle or in state 0, below
  *	which it cannot go
  * @next_ns: exit latency of the next deeper state of its cpuidle driver;
  *	0 when there is none or the CPU is not idle
+ * @woken: the CPU's constraint (cpu_latency_constraint()) the last wake-up
+ *	decision for it was made with, in usecs
  *
  * Private to cpuidle_enter_state() (through latency_idle_enter() and
  * latency_idle_exit()) and kernel/latency.c, which reads it to interrupt
@@ -124,6 +157,7 @@ static inline int system_latency_constraint(void)
 struct latency_idle {
 	u32 exit_ns;
 	u32 next_ns;
+	int woken;
 };
 DECLARE_PER_CPU(struct latency_idle, latency_idle);
 
@@ -157,18 +191,18 @@ static inline void latency_idle_lower(u64 exit_ns, u64 next_ns)
  * @next_ns: that of the next deeper state of the driver, 0 if none
  *
  * For cpuidle_enter_state() only, with interrupts off.  After the state is
- * published, a change of the system value that makes it too deep
+ * published, a change of this CPU's constraint that makes it too deep
  * interrupts this CPU; a change published before is in the value returned,
  * against which the caller must check the state once more.
  *
- * Return: The system value in ns, S64_MAX when nothing constrains it.
+ * Return: This CPU's constraint in ns, S64_MAX when nothing constrains it.
  */
 static inline s64 latency_idle_enter(u64 exit_ns, u64 next_ns)
 {
 	latency_idle_lower(exit_ns, next_ns);
 	/* Pairs with the smp_mb() of latency_idle_wake() in latency.c. */
 	smp_mb();
-	return latency_usecs_to_ns(system_latency_constraint());
+	return latency_usecs_to_ns(this_cpu_read(__cpu_latency_constraint));
 }
 
 /* latency_idle_exit - this CPU has left its idle state; interrupts off. */
@@ -198,6 +232,13 @@ static inline int remove_acceptable_latency(const char *identifier)
 	return 0;
 }
 
+static inline int set_acceptable_latency_cpus(const char *identifier,
+					      int usecs,
+					      const struct cpumask *cpus)
+{
+	return 0;
+}
+
 static inline void synchronize_acceptable_latency(void) {}
 
 static inline int latency_request_init(struct latency_request *req,
@@ -207,6 +248,13 @@ static inline int latency_request_init(struct latency_request *req,
 }
 
 static inline int latency_request_add(struct latency_request *req, int usecs)
+{
+	return 0;
+}
+
+static inline int latency_request_add_cpus(struct latency_request *req,
+					   int usecs,
+					   const struct cpumask *cpus)
 {
 	return 0;
 }
@@ -233,6 +281,11 @@ static inline int unregister_latency_notifier(struct notifier_block *nb)
 }
 
 static inline int system_latency_constraint(void)
+{
+	return INFINITE_LATENCY;
+}
+
+static inline int cpu_latency_constraint(unsigned int cpu)
 {
 	return INFINITE_LATENCY;
 }

@@ -5,23 +5,28 @@
  * One event per change of a holder, emitted under the registry lock so that
  * the events appear in the order the changes took effect:
  *
- *   latency_add     a holder appears:       identifier, usecs, system
+ *   latency_add     a holder appears:       identifier, usecs, cpus, system
  *   latency_update  a holder's value is set: identifier, old_usecs, usecs,
- *                                            system (old may equal new)
- *   latency_remove  a holder disappears:    identifier, old_usecs, system
+ *                                            cpus, system (old may equal new)
+ *   latency_remove  a holder disappears:    identifier, old_usecs, cpus,
+ *                                            system
  *
- * @system is the system-wide constraint once the change is made, that is
- * what system_latency_constraint() returns from then on.  A user-space
- * holder of /dev/acceptable_latency is named "user:<seq>".
+ * @cpus is the set of CPUs the holder's constraint applies to, "all" or a
+ * CPU mask in hexadecimal.  @system is the system-wide constraint once the
+ * change is made, that is what system_latency_constraint() returns from
+ * then on.  A user-space holder of /dev/acceptable_latency is named
+ * "user:<seq>".  A holder that is given a new CPU set is removed and added.
  *
- * And one event each time a change of the system value reaches the idle
- * CPUs, after the lock is dropped:
+ * And one event each time a change reaches the idle CPUs, after the lock
+ * is dropped:
  *
- *   latency_idle_wake  old, new: the system value before and after;
- *                      deep: CPUs interrupted because their idle state
- *                      is too deep for @new; shallow: CPUs woken because
- *                      @new allows a deeper state; wait: whether the
- *                      caller waited for the deep ones to leave their state
+ *   latency_idle_wake  old, new: the system value before and after (equal
+ *                      for a change of a constraint for some CPUs only);
+ *                      deep: CPUs interrupted because their idle state is
+ *                      too deep for their new limit; shallow: CPUs woken
+ *                      because their new limit allows a deeper state;
+ *                      wait: whether the caller waited for the deep ones
+ *                      to leave their state
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM latency
@@ -32,46 +37,65 @@
 #include <linux/tracepoint.h>
 
 TRACE_EVENT(latency_add,
-	    TP_PROTO(const char *identifier, int usecs, int system),
-	    TP_ARGS(identifier, usecs, system),
+	    TP_PROTO(const char *identifier, int usecs,
+		     const struct cpumask *cpus, int system),
+	    TP_ARGS(identifier, usecs, cpus, system),
 	    TP_STRUCT__entry(__string(identifier, identifier)
 			     __field(int, usecs)
+			     __field(bool, all)
+			     __cpumask(cpus)
 			     __field(int, system)),
 	    TP_fast_assign(__assign_str(identifier);
 			   __entry->usecs = usecs;
+			   __entry->all = !cpus;
+			   __assign_cpumask(cpus, cpus ?: cpu_possible_mask);
 			   __entry->system = system;),
-	    TP_printk("identifier=%s usecs=%d system=%d",
-		      __get_str(identifier), __entry->usecs, __entry->system)
+	    TP_printk("identifier=%s usecs=%d cpus=%s system=%d",
+		      __get_str(identifier), __entry->usecs,
+		      __entry->all ? "all" : __get_cpumask(cpus),
+		      __entry->system)
 );
 
 TRACE_EVENT(latency_update,
 	    TP_PROTO(const char *identifier, int old_usecs, int usecs,
-		     int system),
-	    TP_ARGS(identifier, old_usecs, usecs, system),
+		     const struct cpumask *cpus, int system),
+	    TP_ARGS(identifier, old_usecs, usecs, cpus, system),
 	    TP_STRUCT__entry(__string(identifier, identifier)
 			     __field(int, old_usecs)
 			     __field(int, usecs)
+			     __field(bool, all)
+			     __cpumask(cpus)
 			     __field(int, system)),
 	    TP_fast_assign(__assign_str(identifier);
 			   __entry->old_usecs = old_usecs;
 			   __entry->usecs = usecs;
+			   __entry->all = !cpus;
+			   __assign_cpumask(cpus, cpus ?: cpu_possible_mask);
 			   __entry->system = system;),
-	    TP_printk("identifier=%s old_usecs=%d usecs=%d system=%d",
+	    TP_printk("identifier=%s old_usecs=%d usecs=%d cpus=%s system=%d",
 		      __get_str(identifier), __entry->old_usecs,
-		      __entry->usecs, __entry->system)
+		      __entry->usecs,
+		      __entry->all ? "all" : __get_cpumask(cpus),
+		      __entry->system)
 );
 
 TRACE_EVENT(latency_remove,
-	    TP_PROTO(const char *identifier, int old_usecs, int system),
-	    TP_ARGS(identifier, old_usecs, system),
+	    TP_PROTO(const char *identifier, int old_usecs,
+		     const struct cpumask *cpus, int system),
+	    TP_ARGS(identifier, old_usecs, cpus, system),
 	    TP_STRUCT__entry(__string(identifier, identifier)
 			     __field(int, old_usecs)
+			     __field(bool, all)
+			     __cpumask(cpus)
 			     __field(int, system)),
 	    TP_fast_assign(__assign_str(identifier);
 			   __entry->old_usecs = old_usecs;
+			   __entry->all = !cpus;
+			   __assign_cpumask(cpus, cpus ?: cpu_possible_mask);
 			   __entry->system = system;),
-	    TP_printk("identifier=%s old_usecs=%d system=%d",
+	    TP_printk("identifier=%s old_usecs=%d cpus=%s system=%d",
 		      __get_str(identifier), __entry->old_usecs,
+		      __entry->all ? "all" : __get_cpumask(cpus),
 		      __entry->system)
 );
 

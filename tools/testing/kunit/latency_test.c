@@ -14,6 +14,7 @@
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <linux/cpu.h>
 #include <linux/delay.h>
 #include <linux/cpumask.h>
 #include <linux/hrtimer.h>
@@ -61,9 +62,8 @@ static int latency_test_init(struct kunit *test)
 	struct latency_test_ctx *ctx;
 
 	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
-	if (!ctx)
+	if (!ctx || latency_registry_init(&ctx->reg))
 		return -ENOMEM;
-	latency_registry_init(&ctx->reg);
 	ctx->priv.nb.notifier_call = latency_test_notify;
 	ctx->priv.last = -1;
 	ctx->sys.nb.notifier_call = latency_test_notify;
@@ -122,7 +122,28 @@ static int add_req(struct latency_registry *r, struct latency_request *req,
 		   const char *id, int usecs)
 {
 	return latency_request_init(req, id) ?:
-	       latency_registry_add_request(r, req, usecs);
+	       latency_registry_add_request(r, req, usecs, NULL);
+}
+
+/*
+ * The whole listing, its holder lines @lines given, when no holder is for
+ * some CPUs only: every CPU's line is then the system line.
+ */
+static const char *want_listing(struct kunit *test, const char *lines,
+				int value, const char *holder)
+{
+	size_t size = strlen(lines) + 128 + 48 * num_possible_cpus();
+	char *buf = kunit_kzalloc(test, size, GFP_KERNEL);
+	size_t n;
+	int cpu;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	n = scnprintf(buf, size, "# identifier usecs cpus pid comm\n%s", lines);
+	for_each_possible_cpu(cpu)
+		n += scnprintf(buf + n, size - n, "# cpu %d %d %s\n", cpu, value,
+			       holder);
+	scnprintf(buf + n, size - n, "# system %d %s\n", value, holder);
+	return buf;
 }
 
 static void latency_registry_empty_is_infinite(struct kunit *test)
@@ -430,7 +451,8 @@ static void latency_bad_input_rejected(struct kunit *test)
 	} else {
 		KUNIT_EXPECT_EQ(test, latency_request_init(req, "fresh"), 0);
 		KUNIT_EXPECT_EQ(test, latency_registry_add_request(r, req,
-								   c->usecs),
+								   c->usecs,
+								   NULL),
 				c->expect);
 	}
 	KUNIT_EXPECT_FALSE(test, latency_request_active(req));
@@ -546,8 +568,7 @@ static void latency_listing_format(struct kunit *test)
 	new_seq(test, &m);
 
 	latency_registry_show(r, &m);
-	KUNIT_EXPECT_STREQ(test, m.buf,
-			   "# identifier usecs pid comm\n# system 1000000 -\n");
+	KUNIT_EXPECT_STREQ(test, m.buf, want_listing(test, "", 1000000, "-"));
 
 	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "kernel", 8000, NULL), 0);
 	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "b", 150, NULL), 0);
@@ -558,12 +579,10 @@ static void latency_listing_format(struct kunit *test)
 	m.count = 0;
 	latency_registry_show(r, &m);
 	KUNIT_EXPECT_STREQ(test, m.buf,
-			   "# identifier usecs pid comm\n"
-			   "a 150 - -\n"
-			   "b 150 - -\n"
-			   "kernel 8000 - -\n"
-			   "idle 1000000 - -\n"
-			   "# system 150 a\n");
+			   want_listing(test, "a 150 all - -\n"
+					"b 150 all - -\n"
+					"kernel 8000 all - -\n"
+					"idle 1000000 all - -\n", 150, "a"));
 }
 
 static void latency_listing_user_holder(struct kunit *test)
@@ -576,10 +595,9 @@ static void latency_listing_user_holder(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "user:1", 150,
 						   current), 0);
 	latency_registry_show(r, &m);
-	snprintf(expect, sizeof(expect),
-		 "# identifier usecs pid comm\nuser:1 150 %d %s\n# system 150 user:1\n",
+	snprintf(expect, sizeof(expect), "user:1 150 all %d %s\n",
 		 task_tgid_nr(current), current->comm);
-	KUNIT_EXPECT_STREQ(test, m.buf, expect);
+	KUNIT_EXPECT_STREQ(test, m.buf, want_listing(test, expect, 150, "user:1"));
 }
 
 static int latency_idle_thread(void *unused)
@@ -612,10 +630,10 @@ static void latency_listing_escapes_comm(struct kunit *test)
 
 	latency_registry_show(r, &m);
 	snprintf(expect, sizeof(expect),
-		 "# identifier usecs pid comm\nuser:1 150 %d x\\\\\\n# system 0 f\n"
-		 "# system 150 user:1\n", task_tgid_nr(holder));
+		 "user:1 150 all %d x\\\\\\n# system 0 f\n",
+		 task_tgid_nr(holder));
 	kthread_stop_put(holder);
-	KUNIT_EXPECT_STREQ(test, m.buf, expect);
+	KUNIT_EXPECT_STREQ(test, m.buf, want_listing(test, expect, 150, "user:1"));
 }
 
 /*
@@ -644,12 +662,12 @@ static void latency_listing_many_holders_in_order(struct kunit *test)
 	p = strchr(m.buf, '\n');
 	KUNIT_ASSERT_NOT_NULL(test, p);
 	for (i = 1; i <= 100; i++) {
-		snprintf(line, sizeof(line), "\nh%d %d - -\n", 10 * i, 10 * i);
+		snprintf(line, sizeof(line), "\nh%d %d all - -\n", 10 * i, 10 * i);
 		KUNIT_ASSERT_TRUE_MSG(test, !strncmp(p, line, strlen(line)),
 				      "holder %d of 100 missing or out of order", i);
 		p += strlen(line) - 1;
 	}
-	KUNIT_EXPECT_STREQ(test, p, "\n# system 10 h10\n");
+	KUNIT_EXPECT_STREQ(test, p, strchr(want_listing(test, "", 10, "h10"), '\n'));
 }
 
 /* The minimum that a model of the holders (-1: not held) says is published. */
@@ -827,7 +845,7 @@ static void latency_request_name_owned_by_holder(struct kunit *test)
 	/* Listed like any kernel holder. */
 	latency_registry_show(r, &m);
 	KUNIT_EXPECT_STREQ(test, m.buf,
-			   "# identifier usecs pid comm\nh 100 - -\n# system 100 h\n");
+			   want_listing(test, "h 100 all - -\n", 100, "h"));
 
 	/* A request cannot take a name that is held, in either form. */
 	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "named", 300, NULL), 0);
@@ -853,12 +871,14 @@ static void latency_request_misuse_rejected(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, latency_request_active(req));
 
 	kunit_info(test, "expect a warning: request added before init\n");
-	KUNIT_EXPECT_EQ(test, latency_registry_add_request(r, req, 10), -EINVAL);
+	KUNIT_EXPECT_EQ(test, latency_registry_add_request(r, req, 10, NULL),
+			-EINVAL);
 	KUNIT_EXPECT_FALSE(test, latency_request_active(req));
 
 	KUNIT_ASSERT_EQ(test, add_req(r, req, "h", 100), 0);
 	kunit_info(test, "expect a warning: request added twice\n");
-	KUNIT_EXPECT_EQ(test, latency_registry_add_request(r, req, 10), -EINVAL);
+	KUNIT_EXPECT_EQ(test, latency_registry_add_request(r, req, 10, NULL),
+			-EINVAL);
 	kunit_info(test, "expect a warning: init of an active request\n");
 	KUNIT_EXPECT_EQ(test, latency_request_init(req, "h2"), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, req->identifier, "h");
@@ -868,7 +888,7 @@ static void latency_request_misuse_rejected(struct kunit *test)
 	kunit_info(test, "expect a warning: NULL request initialised\n");
 	KUNIT_EXPECT_EQ(test, latency_request_init(NULL, "n"), -EINVAL);
 	kunit_info(test, "expect a warning: NULL request added\n");
-	KUNIT_EXPECT_EQ(test, latency_registry_add_request(r, NULL, 10),
+	KUNIT_EXPECT_EQ(test, latency_registry_add_request(r, NULL, 10, NULL),
 			-EINVAL);
 	kunit_info(test, "expect a warning: NULL request updated\n");
 	KUNIT_EXPECT_EQ(test, latency_registry_update_request(r, NULL, 10),
@@ -1002,6 +1022,22 @@ static void latency_check_counts_corruption(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 1U);
 	rb_add_cached(&a->rbnode, &r->by_usecs, latency_less);
 	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
+
+	/* A CPU's limit that is not the minimum of its constraints. */
+	KUNIT_ASSERT_EQ(test, latency_registry_set_cpus(r, "c", 50,
+							cpumask_of(0), NULL), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_check(r), 0U);
+	*per_cpu_ptr(r->cpu_value, 0) = 100;
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 1U);
+	*per_cpu_ptr(r->cpu_value, 0) = 50;
+	/* A constraint missing from the tree of one of its CPUs. */
+	a = latency_test_entry(r, "c");
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	rb_erase_cached(&a->cpus->node[0].rbnode, per_cpu_ptr(r->trees, 0));
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 1U);
+	rb_add_cached(&a->cpus->node[0].rbnode, per_cpu_ptr(r->trees, 0),
+		      latency_node_less);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
 }
 
 /* Moves and removals at either end keep both cached ends of the tree. */
@@ -1065,7 +1101,8 @@ static void latency_listing_only_unconstrained(struct kunit *test)
 	latency_registry_show(r, &m);
 	/* A holder of "no constraint" sets nothing. */
 	KUNIT_EXPECT_STREQ(test, m.buf,
-			   "# identifier usecs pid comm\nidle 1000000 - -\n# system 1000000 -\n");
+			   want_listing(test, "idle 1000000 all - -\n", 1000000,
+					"-"));
 }
 
 /* Somebody else adds the same name while the first caller allocates. */
@@ -1670,7 +1707,7 @@ static void latency_qos_listed_by_caller(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
 	latency_registry_show(r, &m);
 	/* Named holders first at one value, then requests as added. */
-	snprintf(want, sizeof(want), "named 70 - -\npm_qos:%s", __func__);
+	snprintf(want, sizeof(want), "named 70 all - -\npm_qos:%s", __func__);
 	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(m.buf, want), "%s", m.buf);
 	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(m.buf, "# system 70 named\n"),
 				  "%s", m.buf);
@@ -1778,6 +1815,252 @@ static void latency_idle_decide_not_idle(struct kunit *test)
 					    U32_MAX, 0));
 }
 
+/* The last possible CPU: a test names it alone, CPU 0 being the other. */
+static int last_cpu(void)
+{
+	return cpumask_last(cpu_possible_mask);
+}
+
+/* Each CPU's limit, as @r publishes it, is @cpu0 on CPU 0, @rest elsewhere. */
+static void expect_cpus(struct kunit *test, struct latency_registry *r,
+			int cpu0, int rest)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		KUNIT_EXPECT_EQ_MSG(test, latency_registry_cpu_value(r, cpu),
+				    cpu ? rest : cpu0, "CPU%d", cpu);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
+}
+
+/*
+ * A CPU's limit is the minimum of the constraints for all CPUs and of
+ * those for a set that includes it; the system value, and the notifiers,
+ * count only the former.
+ */
+static void latency_cpus_minimum_of_mixed_holders(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "g", 100, NULL), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_set_cpus(r, "c0", 50,
+							cpumask_of(0), NULL), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_set_cpus(r, "every", 200,
+							cpu_possible_mask,
+							NULL), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 100);
+	KUNIT_EXPECT_EQ(test, ctx(test)->calls, 1);
+	expect_cpus(test, r, 50, 100);
+
+	/* A constraint for all CPUs below a CPU's own sets its limit... */
+	KUNIT_ASSERT_EQ(test, latency_registry_modify(r, "g", 30), 0);
+	expect_cpus(test, r, 30, 30);
+	latency_registry_flush(r);
+	KUNIT_EXPECT_EQ(test, ctx(test)->calls, 2);
+	/* ...its own below that one, its own. */
+	KUNIT_ASSERT_EQ(test, latency_registry_modify(r, "c0", 10), 0);
+	expect_cpus(test, r, 10, 30);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 30);
+
+	/* A set of every CPU is not a constraint for all: 200 is no system value. */
+	KUNIT_ASSERT_EQ(test, latency_registry_remove(r, "g"), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), INFINITE_LATENCY);
+	expect_cpus(test, r, 10, 200);
+	latency_registry_flush(r);
+	KUNIT_ASSERT_EQ(test, latency_registry_remove(r, "c0"), 0);
+	expect_cpus(test, r, 200, 200);
+	KUNIT_ASSERT_EQ(test, latency_registry_remove(r, "every"), 0);
+	expect_cpus(test, r, INFINITE_LATENCY, INFINITE_LATENCY);
+	latency_registry_flush(r);
+	KUNIT_EXPECT_EQ(test, ctx(test)->calls, 3);
+	KUNIT_EXPECT_EQ(test, ctx(test)->last, INFINITE_LATENCY);
+}
+
+/*
+ * A set without a possible CPU is refused, by both forms, and changes
+ * nothing; the impossible CPUs of a set that names a possible one are
+ * dropped.
+ */
+static void latency_cpus_bad_sets_rejected(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+	struct latency_request *req = new_req(test);
+	struct cpumask *mask;
+
+	mask = kunit_kzalloc(test, cpumask_size(), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mask);
+	KUNIT_ASSERT_EQ(test, latency_request_init(req, "e"), 0);
+
+	kunit_info(test, "expect a warning: a set without a possible CPU\n");
+	KUNIT_EXPECT_EQ(test, latency_registry_set_cpus(r, "e", 10, mask, NULL),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, latency_registry_add_request(r, req, 10, mask),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, set_acceptable_latency_cpus(KTEST_ID, 10, mask),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, set_acceptable_latency_cpus(KTEST_ID, 10, NULL),
+			-EINVAL);
+	if (nr_cpu_ids < nr_cpumask_bits) {
+		/* Only an impossible CPU. */
+		__set_bit(nr_cpu_ids, cpumask_bits(mask));
+		KUNIT_EXPECT_EQ(test, latency_registry_set_cpus(r, "e", 10, mask,
+								NULL), -EINVAL);
+		KUNIT_EXPECT_EQ(test, latency_registry_add_request(r, req, 10,
+								   mask), -EINVAL);
+	}
+	KUNIT_EXPECT_EQ(test, latency_registry_get(r, "e"), -ENOENT);
+	KUNIT_EXPECT_FALSE(test, latency_request_active(req));
+	KUNIT_EXPECT_EQ(test, latency_registry_get(&latency_system, KTEST_ID),
+			-ENOENT);
+	expect_cpus(test, r, INFINITE_LATENCY, INFINITE_LATENCY);
+
+	/* CPU 0 and an impossible one: CPU 0 only. */
+	cpumask_set_cpu(0, mask);
+	KUNIT_EXPECT_EQ(test, latency_registry_set_cpus(r, "e", 10, mask, NULL),
+			0);
+	expect_cpus(test, r, 10, INFINITE_LATENCY);
+}
+
+/*
+ * set gives a held name a new value and a new set, set without one makes
+ * it a constraint for all CPUs again; modify keeps the set.
+ */
+static void latency_cpus_set_moves_holder(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+	int last = last_cpu();
+
+	KUNIT_ASSERT_EQ(test, latency_registry_set_cpus(r, "h", 10,
+							cpumask_of(0), NULL), 0);
+	expect_cpus(test, r, 10, INFINITE_LATENCY);
+	KUNIT_ASSERT_EQ(test, latency_registry_set_cpus(r, "h", 20,
+							cpumask_of(last), NULL), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_cpu_value(r, last), 20);
+	if (last)
+		KUNIT_EXPECT_EQ(test, latency_registry_cpu_value(r, 0),
+				INFINITE_LATENCY);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
+	KUNIT_ASSERT_EQ(test, latency_registry_modify(r, "h", 15), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_cpu_value(r, last), 15);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), INFINITE_LATENCY);
+
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "h", 15, NULL), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), 15);
+	expect_cpus(test, r, 15, 15);
+	KUNIT_ASSERT_EQ(test, latency_registry_set_cpus(r, "h", 15,
+							cpumask_of(0), NULL), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_value(r), INFINITE_LATENCY);
+	expect_cpus(test, r, 15, INFINITE_LATENCY);
+	KUNIT_ASSERT_EQ(test, latency_registry_remove(r, "h"), 0);
+	expect_cpus(test, r, INFINITE_LATENCY, INFINITE_LATENCY);
+}
+
+/* A request handle for some CPUs: added, updated, removed, added for all. */
+static void latency_cpus_request(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+	struct latency_request *req = new_req(test);
+
+	KUNIT_ASSERT_EQ(test, latency_request_init(req, "r"), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_add_request(r, req, 40,
+							   cpumask_of(0)), 0);
+	expect_cpus(test, r, 40, INFINITE_LATENCY);
+	KUNIT_EXPECT_EQ(test, latency_registry_update_request(r, req, 15), 0);
+	expect_cpus(test, r, 15, INFINITE_LATENCY);
+	KUNIT_EXPECT_EQ(test, latency_registry_update_request(r, req, 900), 0);
+	expect_cpus(test, r, 900, INFINITE_LATENCY);
+	KUNIT_EXPECT_EQ(test, latency_registry_remove_request(r, req), 0);
+	KUNIT_EXPECT_FALSE(test, latency_request_active(req));
+	KUNIT_EXPECT_NULL(test, req->cpus);
+	expect_cpus(test, r, INFINITE_LATENCY, INFINITE_LATENCY);
+	KUNIT_EXPECT_EQ(test, latency_registry_add_request(r, req, 40, NULL), 0);
+	expect_cpus(test, r, 40, 40);
+	KUNIT_EXPECT_EQ(test, latency_registry_remove_request(r, req), 0);
+}
+
+/*
+ * The listing shows each holder's CPUs, and each CPU's limit with the
+ * holder that sets it.
+ */
+static void latency_cpus_listing(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+	size_t size = 256 + 48 * num_possible_cpus();
+	char *want = kunit_kzalloc(test, size, GFP_KERNEL);
+	int last = last_cpu(), cpu;
+	struct seq_file m = { };
+	size_t n;
+
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	new_seq(test, &m);
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "g", 100, NULL), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_set_cpus(r, "c", 20,
+							cpumask_of(last), NULL), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_show(r, &m), 0);
+	n = scnprintf(want, size,
+		      "# identifier usecs cpus pid comm\nc 20 %d - -\ng 100 all - -\n",
+		      last);
+	for_each_possible_cpu(cpu)
+		n += scnprintf(want + n, size - n, "# cpu %d %s\n", cpu,
+			       cpu == last ? "20 c" : "100 g");
+	scnprintf(want + n, size - n, "# system 100 g\n");
+	KUNIT_EXPECT_STREQ(test, m.buf, want);
+}
+
+/*
+ * A constraint for a CPU taken offline is kept, can change while it is
+ * offline, and holds from the moment the CPU is back online.
+ */
+static void latency_cpus_hotplug(struct kunit *test)
+{
+	int cpu = last_cpu(), i;
+
+	if (!IS_ENABLED(CONFIG_HOTPLUG_CPU) || !cpu || !cpu_online(cpu))
+		kunit_skip(test, "needs a second online CPU that can go offline");
+	KUNIT_ASSERT_EQ(test, set_acceptable_latency_cpus(KTEST_ID, 7,
+							  cpumask_of(cpu)), 0);
+	KUNIT_ASSERT_EQ(test, remove_cpu(cpu), 0);
+	KUNIT_EXPECT_EQ(test, cpu_latency_constraint(cpu), 7);
+	KUNIT_EXPECT_EQ(test, modify_acceptable_latency(KTEST_ID, 5), 0);
+	KUNIT_EXPECT_EQ(test, cpu_latency_constraint(cpu), 5);
+	KUNIT_ASSERT_EQ(test, add_cpu(cpu), 0);
+	KUNIT_EXPECT_EQ(test, cpu_latency_constraint(cpu), 5);
+	for (i = 0; i < 20; i++) {
+		msleep(5);
+		KUNIT_EXPECT_LE(test, latency_idle_settled(cpu, 5000), 5000);
+	}
+	KUNIT_EXPECT_EQ(test, remove_acceptable_latency(KTEST_ID), 0);
+	KUNIT_EXPECT_EQ(test, cpu_latency_constraint(cpu),
+			system_latency_constraint());
+	synchronize_acceptable_latency();
+}
+
+/*
+ * A change of a constraint for one CPU is decided for that CPU alone,
+ * against its own limit: the other CPUs' last decision stays as it was,
+ * and the CPU never idles deeper than its new limit once set returns.
+ */
+static void latency_cpus_wake_decided_per_cpu(struct kunit *test)
+{
+	int cpu = last_cpu(), other = 0, before;
+
+	if (!cpu || !cpu_online(cpu))
+		kunit_skip(test, "needs a second online CPU");
+	synchronize_acceptable_latency();
+	before = latency_idle_woken(other);
+	KUNIT_EXPECT_EQ(test, before, cpu_latency_constraint(other));
+	KUNIT_ASSERT_EQ(test, set_acceptable_latency_cpus(KTEST_ID, 9,
+							  cpumask_of(cpu)), 0);
+	KUNIT_EXPECT_EQ(test, latency_idle_woken(cpu), 9);
+	KUNIT_EXPECT_EQ(test, latency_idle_woken(other), before);
+	KUNIT_EXPECT_EQ(test, cpu_latency_constraint(other), before);
+	KUNIT_EXPECT_LE(test, latency_idle_settled(cpu, 9000), 9000);
+	KUNIT_EXPECT_EQ(test, remove_acceptable_latency(KTEST_ID), 0);
+	synchronize_acceptable_latency();
+	KUNIT_EXPECT_EQ(test, latency_idle_woken(cpu),
+			cpu_latency_constraint(cpu));
+}
+
 static struct kunit_case latency_test_cases[] = {
 	KUNIT_CASE(latency_registry_empty_is_infinite),
 	KUNIT_CASE(latency_system_value_matches_holders),
@@ -1838,6 +2121,13 @@ static struct kunit_case latency_test_cases[] = {
 	KUNIT_CASE(latency_qos_mixed_holders_one_value),
 	KUNIT_CASE(latency_qos_listed_by_caller),
 	KUNIT_CASE(latency_qos_system_listing_names_caller),
+	KUNIT_CASE(latency_cpus_minimum_of_mixed_holders),
+	KUNIT_CASE(latency_cpus_bad_sets_rejected),
+	KUNIT_CASE(latency_cpus_set_moves_holder),
+	KUNIT_CASE(latency_cpus_request),
+	KUNIT_CASE(latency_cpus_listing),
+	KUNIT_CASE(latency_cpus_hotplug),
+	KUNIT_CASE(latency_cpus_wake_decided_per_cpu),
 	{}
 };
 

@@ -49,7 +49,7 @@
 
 #define DEV		"/dev/acceptable_latency"
 #define LISTING		"/proc/latency_constraints"
-#define HEADER		"# identifier usecs pid comm"
+#define HEADER		"# identifier usecs cpus pid comm"
 #define INFINITE_LATENCY 1000000
 #define MAX_HOLDERS	4096
 #define MANY		200
@@ -61,6 +61,7 @@
 struct holder {
 	char id[64];
 	int usecs;
+	char cpus[64];		/* "all" or a CPU list */
 	int pid;		/* -1 for "-" */
 	char comm[32];
 };
@@ -113,6 +114,8 @@ static void read_listing(struct listing *l)
 			l->ok = false;
 			continue;
 		}
+		if (!strncmp(line, "# cpu ", 6))	/* a CPU's limit */
+			continue;
 		if (!strncmp(line, "# system ", 9)) {
 			if (sscanf(line + 9, "%d %63s", &l->system, l->setter) != 2)
 				l->ok = false;
@@ -124,7 +127,8 @@ static void read_listing(struct listing *l)
 			continue;
 		}
 		h = &l->h[l->n++];
-		if (sscanf(line, "%63s %d %15s %n", h->id, &h->usecs, pid, &pos) != 3 ||
+		if (sscanf(line, "%63s %d %63s %15s %n", h->id, &h->usecs, h->cpus,
+			   pid, &pos) != 4 ||
 		    !pos) {
 			l->ok = false;
 			continue;
@@ -1021,6 +1025,7 @@ FIXTURE_VARIANT(write) {
 	size_t len;		/* 0: strlen(buf) */
 	int err;		/* 0: accepted */
 	int usecs;		/* held once accepted */
+	const char *cpus;	/* its CPUs once accepted, NULL for "all" */
 	enum target target;
 };
 
@@ -1284,9 +1289,62 @@ FIXTURE_VARIANT_ADD(write, unreadable_3_bytes) {
 	.len = 3, .err = EFAULT,
 };
 
-/* Too long before it is even read. */
+/* Long enough for a value and a CPU list: read, and unreadable. */
 FIXTURE_VARIANT_ADD(write, unreadable_17_bytes) {
-	.len = 17, .err = EINVAL,
+	.len = 17, .err = EFAULT,
+};
+
+/* A CPU list: after one blank, "cpus=" and the kernel's list syntax. */
+FIXTURE_VARIANT_ADD(write, cpu_list) {
+	.buf = "15 cpus=0", .usecs = 15, .cpus = "0",
+};
+
+FIXTURE_VARIANT_ADD(write, cpu_list_with_newline) {
+	.buf = "15 cpus=0\n", .usecs = 15, .cpus = "0",
+};
+
+FIXTURE_VARIANT_ADD(write, cpu_list_of_ranges) {
+	.buf = "15 cpus=0-0,0\n", .usecs = 15, .cpus = "0",
+};
+
+FIXTURE_VARIANT_ADD(write, cpu_list_empty) {
+	.buf = "15 cpus=\n", .err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(write, cpu_list_not_a_list) {
+	.buf = "15 cpus=abc\n", .err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(write, cpu_list_no_possible_cpu) {
+	.buf = "15 cpus=9999\n", .err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(write, cpu_list_range_backwards) {
+	.buf = "15 cpus=3-1\n", .err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(write, cpu_list_negative) {
+	.buf = "15 cpus=-1\n", .err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(write, cpu_list_misspelt) {
+	.buf = "15 cpu=0\n", .err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(write, cpu_list_without_blank) {
+	.buf = "15cpus=0\n", .err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(write, cpu_list_two_blanks) {
+	.buf = "15  cpus=0\n", .err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(write, cpu_list_trailing_blank) {
+	.buf = "15 cpus=0 \n", .err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(write, cpu_list_without_value) {
+	.buf = "cpus=0\n", .err = EINVAL,
 };
 
 /* The other entries take no write at all. */
@@ -1331,6 +1389,19 @@ TEST_F(write, result)
 		/* Nothing changed: our holder alone added, still at HELD. */
 		EXPECT_TRUE(holds(_metadata, st, self->id, HELD))
 			TH_LOG("write %s%s", input, to);
+	} else if (variant->cpus) {
+		struct holder *h;
+
+		ASSERT_EQ((ssize_t)len, ret)
+			TH_LOG("write %s%s: %s, want it accepted", input, to,
+			       errno_name(err));
+		/* Held for those CPUs: the system value as it was. */
+		read_listing(st->cur);
+		h = find(st->cur, self->id);
+		ASSERT_NE(NULL, h) TH_LOG("%s not listed", self->id);
+		EXPECT_EQ(variant->usecs, h->usecs);
+		EXPECT_STREQ(variant->cpus, h->cpus);
+		EXPECT_EQ(st->base->system, st->cur->system);
 	} else {
 		ASSERT_EQ((ssize_t)len, ret)
 			TH_LOG("write %s%s: %s, want it accepted", input, to,

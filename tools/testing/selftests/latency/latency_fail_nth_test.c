@@ -277,9 +277,9 @@ static bool right_data(int expected)
 		next = line + strcspn(line, "\n");
 		if (*next)
 			*next++ = '\0';
-		/* "user:<seq> usecs pid comm": ours by its pid. */
+		/* "user:<seq> usecs cpus pid comm": ours by its pid. */
 		if (!strncmp(line, "user:", 5) &&
-		    sscanf(line, "%*s %d %d", &usecs, &pid) == 2 &&
+		    sscanf(line, "%*s %d %*s %d", &usecs, &pid) == 2 &&
 		    pid == getpid()) {
 			if (usecs != 150)
 				return false;

@@ -62,7 +62,7 @@ static int find_holder(const char *listing, int pid, char *line, size_t size,
 		char id[80];
 		int u, nr;
 
-		if (*p != '#' && sscanf(p, "%79s %d %d", id, &u, &nr) == 3 &&
+		if (*p != '#' && sscanf(p, "%79s %d %*s %d", id, &u, &nr) == 3 &&
 		    nr == pid) {
 			snprintf(line, size, "%.*s", (int)(end - p), p);
 			*usecs = u;
@@ -198,7 +198,7 @@ TEST_F(holder, pid_as_the_readers_namespace_sees_it)
 		 * Outside: the parent's holder, 90 us, "- -", and no pid in
 		 * its identifier either ("user:<seq>").
 		 */
-		snprintf(outside, sizeof(outside), " 90 - -\n");
+		snprintf(outside, sizeof(outside), " 90 all - -\n");
 		end = ok ? strstr(self->listing, outside) : NULL;
 		for (start = end; start && start > self->listing &&
 		     start[-1] != '\n'; start--)

@@ -33,7 +33,7 @@ qos_limit() {
 	od -An -t d4 -N 4 /dev/cpu_dma_latency | tr -d ' '
 }
 
-listed() { grep -q "^$NAME $USECS - -\$" $LIST; }
+listed() { grep -q "^$NAME $USECS all - -\$" $LIST; }
 sets_system() { grep -q "^# system $USECS $NAME\$" $LIST; }
 qos_follows() { [ "$(qos_limit)" = "$USECS" ]; }
 power_follows() {

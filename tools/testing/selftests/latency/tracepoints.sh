@@ -24,14 +24,14 @@ traced() {
 
 # The checks, on $trace, $id (the holder) and $base (the system value).
 add_names_holder() { [ -n "$id" ]; }
-add_seen() { traced "latency_add: identifier=$id usecs=1000000 system=$base\$"; }
+add_seen() { traced "latency_add: identifier=$id usecs=1000000 cpus=all system=$base\$"; }
 update_to_150_seen() {
-	traced "latency_update: identifier=$id old_usecs=1000000 usecs=150 system=150\$"
+	traced "latency_update: identifier=$id old_usecs=1000000 usecs=150 cpus=all system=150\$"
 }
 update_to_120_seen() {
-	traced "latency_update: identifier=$id old_usecs=150 usecs=120 system=120\$"
+	traced "latency_update: identifier=$id old_usecs=150 usecs=120 cpus=all system=120\$"
 }
-remove_seen() { traced "latency_remove: identifier=$id old_usecs=120 system=$base\$"; }
+remove_seen() { traced "latency_remove: identifier=$id old_usecs=120 cpus=all system=$base\$"; }
 four_events() { [ "$cnt" -eq 4 ]; }
 # The guest's states: C1 1 us, C2 20 us, C3 200 us.  From $base to 150 us
 # forbids C3: the writer waits for the CPUs in it (at most the others).
