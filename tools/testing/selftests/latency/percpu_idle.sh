@@ -91,15 +91,11 @@ idle_window() {
 	done
 }
 
-# The /proc/acpi/processor/<bus id>/power file of CPU $1: the bus id is the
-# last segment of the ACPI path of its firmware node, without the trailing
-# underscores that the ACPI core strips (acpi_set_pnp_ids()).
+# The /proc/acpi/processor/<bus id>/power file of CPU $1: the processor
+# driver names the bus id "CPU" and the CPU number in hexadecimal
+# (acpi_processor_get_info()).
 power_file() {
-	p=$(cat "$(cpu_dir "$1")/firmware_node/path" 2>/dev/null) || return
-	bid=${p##*.}
-	case $bid in ???_) bid=${bid%_} ;; esac
-	case $bid in ??_) bid=${bid%_} ;; esac
-	echo "/proc/acpi/processor/$bid/power"
+	printf '/proc/acpi/processor/CPU%X/power\n' "$1"
 }
 
 # "cpu:limit " for CPUs 0-3, from the power files; an empty limit when the
@@ -218,7 +214,6 @@ skip_idle() {	# skip_idle REASON: skip the results that need acpi_idle
 }
 
 ktap_print_header
-echo "# DEBUG $(ls -l /sys/devices/system/cpu/cpu0/ 2>&1 | grep -i firm) | $(cat /sys/devices/system/cpu/cpu0/firmware_node/path 2>&1) | $(ls /proc/acpi/processor 2>&1) | $(ls /sys/bus/acpi/devices/ | tr "\n" " ")"
 
 if [ ! -c "$DEV" ] || [ ! -r "$LISTING" ]; then
 	ktap_skip_all "needs $DEV and $LISTING"
