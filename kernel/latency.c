@@ -1564,8 +1564,8 @@ int latency_registry_show(struct latency_registry *r, struct seq_file *m)
 
 			next = !some || (all && latency_less(all, some)) ?
 			       &all : &some;
-			latency_entry_copy(&e[n], rb_entry(*next,
-					   struct latency_request, rbnode));
+			latency_entry_copy(&e[n], rb_entry(*next, struct latency_request,
+							   rbnode));
 			*next = rb_next(*next);
 		}
 		raw_spin_unlock_irqrestore(&r->lock, flags);

@@ -35,6 +35,19 @@
  *   wake-none the same between 300 and 400 us, which changes nothing for
  *             a CPU whose deepest state has an exit latency of 200 us
  *
+ * and, for the constraints for some CPUs (N more named ones for CPU 0 and
+ * a handle for it), where 6.12 has nothing to compare with:
+ *
+ *   cpu-query cpu_latency_constraint(cpu), which a governor reads through
+ *             cpuidle_governor_latency_req() / this CPU's value as the
+ *             idle path reads it (latency_idle_enter()) /
+ *             cpu_latency_qos_cpu_limit() / 6.12's pm_qos_read_value(),
+ *             as in the query row
+ *   cpu-same  modify_acceptable_latency() of a constraint for CPU 0 above
+ *             the N others for it, latency_request_update() alike
+ *   cpu-min   the same below all of them, changing CPU 0's limit each time
+ *             (and deciding whether to wake CPU 0)
+ *
  * and prints one line per N and operation, with the ratios named / 6.12
  * and pmqos / 6.12 ("-" where a form has no such operation).  For the two
  * wake rows it then counts the CPUs each change interrupts ("ipis" lines):
@@ -179,6 +192,8 @@ struct bench_side {
 	struct pm_qos_request *reqs;
 	struct bench_old_request *olds;	/* in bench_old */
 	struct latency_request handle;	/* "bench:handle", changed by handle rows */
+	char (*cpu_ids)[sizeof("bench:cpu:4294967295")];	/* for CPU 0 */
+	struct latency_request cpu_handle;	/* "bench:cpu", for CPU 0 */
 	unsigned int n;
 };
 
@@ -236,6 +251,78 @@ static u64 bench_query_old(unsigned int loops)
 	}
 	OPTIMIZER_HIDE_VAR(sum);
 	return ktime_get_ns() - t0;
+}
+
+/* The reads of one CPU's limit: see "cpu-query" above. */
+static u64 bench_cpu_query_ours(unsigned int loops)
+{
+	unsigned int i, cpu = raw_smp_processor_id();
+	u64 t0 = ktime_get_ns();
+	int sum = 0;
+
+	for (i = 0; i < loops; i++) {
+		sum += cpu_latency_constraint(cpu);
+		barrier();
+	}
+	OPTIMIZER_HIDE_VAR(sum);
+	return ktime_get_ns() - t0;
+}
+
+static u64 bench_cpu_query_idle(unsigned int loops)
+{
+	u64 t0 = ktime_get_ns();
+	unsigned int i;
+	int sum = 0;
+
+	preempt_disable();
+	for (i = 0; i < loops; i++) {
+		sum += this_cpu_read(__cpu_latency_constraint);
+		barrier();
+	}
+	preempt_enable();
+	OPTIMIZER_HIDE_VAR(sum);
+	return ktime_get_ns() - t0;
+}
+
+static u64 bench_cpu_query_qos(unsigned int loops)
+{
+	unsigned int i, cpu = raw_smp_processor_id();
+	u64 t0 = ktime_get_ns();
+	int sum = 0;
+
+	for (i = 0; i < loops; i++) {
+		sum += cpu_latency_qos_cpu_limit(cpu);
+		barrier();
+	}
+	OPTIMIZER_HIDE_VAR(sum);
+	return ktime_get_ns() - t0;
+}
+
+/* Alternate the constraint for CPU 0 of the named form, or the handle's. */
+static u64 bench_cpu_modify_ours(struct bench_side *s, unsigned int loops,
+				 int a, int b)
+{
+	u64 t0 = ktime_get_ns();
+	unsigned int i;
+
+	for (i = 0; i < loops; i++)
+		modify_acceptable_latency(s->cpu_ids[0], i & 1 ? a : b);
+	t0 = ktime_get_ns() - t0;
+	modify_acceptable_latency(s->cpu_ids[0], bench_value(0));
+	return t0;
+}
+
+static u64 bench_cpu_modify_handle(struct bench_side *s, unsigned int loops,
+				   int a, int b)
+{
+	u64 t0 = ktime_get_ns();
+	unsigned int i;
+
+	for (i = 0; i < loops; i++)
+		latency_request_update(&s->cpu_handle, i & 1 ? a : b);
+	t0 = ktime_get_ns() - t0;
+	latency_request_update(&s->cpu_handle, bench_value(0));
+	return t0;
 }
 
 static u64 bench_addrm_ours(unsigned int loops)
@@ -399,17 +486,24 @@ static int bench_fill(struct bench_side *s, unsigned int n)
 	int ret;
 
 	s->ids = kvcalloc(n, sizeof(*s->ids), GFP_KERNEL);
+	s->cpu_ids = kvcalloc(n, sizeof(*s->cpu_ids), GFP_KERNEL);
 	s->reqs = kvcalloc(n, sizeof(*s->reqs), GFP_KERNEL);
 	s->olds = kvcalloc(n, sizeof(*s->olds), GFP_KERNEL);
-	if (!s->ids || !s->reqs || !s->olds)
+	if (!s->ids || !s->cpu_ids || !s->reqs || !s->olds)
 		return -ENOMEM;
 	ret = latency_request_init(&s->handle, "bench:handle") ?:
-	      latency_request_add(&s->handle, bench_value(0));
+	      latency_request_add(&s->handle, bench_value(0)) ?:
+	      latency_request_init(&s->cpu_handle, "bench:cpu") ?:
+	      latency_request_add_cpus(&s->cpu_handle, bench_value(0),
+				       cpumask_of(0));
 	if (ret)
 		return ret;
 	for (i = 0; i < n; i++) {
 		snprintf(s->ids[i], sizeof(s->ids[i]), BENCH_ID_FMT, i);
-		ret = set_acceptable_latency(s->ids[i], bench_value(i));
+		snprintf(s->cpu_ids[i], sizeof(s->cpu_ids[i]), "bench:cpu:%u", i);
+		ret = set_acceptable_latency(s->ids[i], bench_value(i)) ?:
+		      set_acceptable_latency_cpus(s->cpu_ids[i], bench_value(i),
+						  cpumask_of(0));
 		if (ret)
 			return ret;
 		cpu_latency_qos_add_request(&s->reqs[i], bench_value(i));
@@ -425,12 +519,17 @@ static void bench_empty(struct bench_side *s)
 
 	for (i = 0; i < s->n; i++) {
 		remove_acceptable_latency(s->ids[i]);
+		remove_acceptable_latency(s->cpu_ids[i]);
 		cpu_latency_qos_remove_request(&s->reqs[i]);
 		bench_old_remove(&s->olds[i]);
 	}
 	if (latency_request_active(&s->handle))
 		latency_request_remove(&s->handle);
+	if (latency_request_active(&s->cpu_handle))
+		latency_request_remove(&s->cpu_handle);
 	kvfree(s->ids);
+	kvfree(s->cpu_ids);
+	s->cpu_ids = NULL;
 	kvfree(s->reqs);
 	kvfree(s->olds);
 	s->ids = NULL;
@@ -453,7 +552,7 @@ static void bench_ratio(char *buf, size_t size, u64 ours, u64 qos)
 	u64 whole;
 	u32 frac;
 
-	if (ours == BENCH_NONE || !qos) {
+	if (ours == BENCH_NONE || qos == BENCH_NONE || !qos) {
 		snprintf(buf, size, "-");
 		return;
 	}
@@ -552,6 +651,17 @@ static int bench_run(void)
 			  bench_modify_handle(&s, uloops, 500, 600),
 			  bench_modify_qos(&s, uloops, 500, 600),
 			  bench_modify_old(&s, uloops, 500, 600));
+		BENCH_ROW(n, "cpu-query", qloops, bench_cpu_query_ours(qloops),
+			  bench_cpu_query_idle(qloops),
+			  bench_cpu_query_qos(qloops), bench_query_old(qloops));
+		BENCH_ROW(n, "cpu-same", uloops,
+			  bench_cpu_modify_ours(&s, uloops, 950001, 950002),
+			  bench_cpu_modify_handle(&s, uloops, 950001, 950002),
+			  BENCH_NONE, BENCH_NONE);
+		BENCH_ROW(n, "cpu-min", uloops,
+			  bench_cpu_modify_ours(&s, uloops, 500, 600),
+			  bench_cpu_modify_handle(&s, uloops, 500, 600),
+			  BENCH_NONE, BENCH_NONE);
 		synchronize_acceptable_latency();
 		if (bench_wake) {
 			/* 150 us forbids C3 (200 us), 250 us allows it. */

@@ -34,7 +34,7 @@ LISTING=/proc/latency_constraints
 BAD_LISTS="cpus= cpus=abc cpus=9999 cpus=3-1"
 # 4 bad lists and what they set; then 12 that need acpi_idle and 4 CPUs:
 # 1 without a constraint, 7 while it is held, 4 after release
-NTESTS=17
+NTESTS=18
 
 cpu_dir() { echo "/sys/devices/system/cpu/cpu$1"; }
 
@@ -221,6 +221,21 @@ if [ ! -c "$DEV" ] || [ ! -r "$LISTING" ]; then
 fi
 
 ktap_set_plan $NTESTS
+
+# 0: a constraint given on the command line (latency.cpus=<list>:<usecs>,
+# which harness/run.sh passes) is held from boot as "boot:0".
+boot_param=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^latency\.cpus=//p' | head -n 1)
+boot_listed() {
+	awk -v l="${boot_param%:*}" -v v="${boot_param##*:}" \
+		'$1 == "boot:0" && $2 == v && $3 == l && $4 == "-" && $5 == "-"' \
+		$LISTING | grep -q .
+}
+if [ -n "$boot_param" ]; then
+	ktap_test_result "latency.cpus=$boot_param is held from boot as boot:0" \
+		boot_listed
+else
+	ktap_test_skip "latency.cpus=<list>:<usecs> is held from boot (not on the command line)"
+fi
 
 # What the other holders of the system set, before this test holds anything.
 cl0=$(cpu_lines)
