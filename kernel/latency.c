@@ -310,25 +310,33 @@ static bool latency_publish_cpu(struct latency_registry *r, int cpu)
 }
 
 /*
- * Publish the minimum after a change of a constraint for all CPUs, and
- * with it the limit of every possible CPU: the idle path reads one value.
+ * The system value changed: publish the limit of every possible CPU with
+ * it, so that the idle path reads one value.  Apart, so that the calls
+ * that change no value do not pay for its loop in their stack frame.
  */
-static unsigned int latency_publish(struct latency_registry *r)
+static noinline unsigned int latency_publish_cpus(struct latency_registry *r)
 {
-	struct latency_request *first = latency_leftmost(r);
-	int min = first ? first->usecs : INFINITE_LATENCY;
 	unsigned int changed = LATENCY_NEW_SYSTEM;
 	int cpu;
 
-	lockdep_assert_held(&r->lock);
-	if (min == *r->value)
-		return 0;
-	WRITE_ONCE(*r->value, min);
 	for_each_possible_cpu(cpu) {
 		if (latency_publish_cpu(r, cpu))
 			changed |= LATENCY_NEW_CPU;
 	}
 	return changed;
+}
+
+/* Publish the minimum after a change of a constraint for all CPUs. */
+static inline unsigned int latency_publish(struct latency_registry *r)
+{
+	struct latency_request *first = latency_leftmost(r);
+	int min = first ? first->usecs : INFINITE_LATENCY;
+
+	lockdep_assert_held(&r->lock);
+	if (min == *r->value)
+		return 0;
+	WRITE_ONCE(*r->value, min);
+	return latency_publish_cpus(r);
 }
 
 /* What latency_apply() does to a request. */
@@ -377,9 +385,9 @@ static bool latency_in_order(struct latency_registry *r,
  * listing, and in the tree of each of its CPUs, whose limit it publishes.
  * O(log n) for each CPU it names, n the constraints held for that CPU.
  */
-static unsigned int latency_apply_cpus(struct latency_registry *r,
-				       struct latency_request *req,
-				       enum latency_action action)
+static noinline unsigned int latency_apply_cpus(struct latency_registry *r,
+						struct latency_request *req,
+						enum latency_action action)
 {
 	struct latency_cpus *cpus = req->cpus;
 	unsigned int changed = 0, i = 0;
