@@ -93,7 +93,8 @@ static void latency_notify_workfn(struct work_struct *work);
 static void latency_free(struct latency_constraint *c)
 {
 	put_pid(c->pid);
-	if (c->req.cpus)	/* a call less on the common path */
+	/* No call for the common case, a constraint for all CPUs. */
+	if (unlikely(c->req.cpus))
 		kfree(c->req.cpus);
 	kfree(c);
 }
@@ -832,7 +833,7 @@ static void latency_dispose(struct latency_registry *r,
 		/* Any context: kfree() never sleeps. */
 		if (c)
 			latency_free(c);
-		if (cpus)
+		if (unlikely(cpus))
 			kfree(cpus);
 	}
 }
