@@ -5,6 +5,8 @@
 # holder, its old and new value and the resulting system value;
 # latency_idle_wake shows which idle CPUs a change of the system value
 # interrupted: none for a change that crosses no idle state's exit latency.
+# A holder given a CPU set ("150 cpus=1") is removed and added with it, the
+# events carrying the set (a hexadecimal mask), the system value unchanged.
 #
 # KTAP output through kselftest/ktap_helpers.sh; skips as a whole without
 # the latency trace events.  ktap_test_result runs its command word-split,
@@ -54,7 +56,7 @@ if [ ! -d $T/events/latency ]; then
 	exit "$KSFT_SKIP"
 fi
 
-ktap_set_plan 9
+ktap_set_plan 12
 
 others=$(($(grep -c '^processor' /proc/cpuinfo) - 1))
 
@@ -68,6 +70,11 @@ exec 3>$DEV
 echo 150 >&3
 echo 120 >&3
 exec 3>&-
+if [ "$others" -gt 0 ]; then
+	exec 4>$DEV
+	echo 150 cpus=1 >&4
+	exec 4>&-
+fi
 
 echo 0 >$T/tracing_on
 echo 0 >$T/events/latency/enable
@@ -77,7 +84,26 @@ echo "$trace" | sed 's/^/# /'
 id=$(echo "$trace" |
 	sed -n 's/.*latency_add: identifier=\(user:[0-9]*\) .*/\1/p' |
 	head -n 1)
+id2=$(echo "$trace" |
+	sed -n 's/.*latency_add: identifier=\(user:[0-9]*\) .*/\1/p' |
+	sed -n 2p)
 cnt=$(echo "$trace" | grep -c "identifier=$id ")
+
+# The holder for CPU 1: all CPUs at open, then removed and added for CPU 1
+# (mask 2, printed in groups of 32 bits: 00000000,00000002), removed on
+# close; the system value stays $base throughout.
+cpus_set_seen() {
+	traced "latency_remove: identifier=$id2 old_usecs=1000000 cpus=all system=$base\$" &&
+		traced "latency_add: identifier=$id2 usecs=150 cpus=[0,]*2 system=$base\$"
+}
+cpus_remove_seen() {
+	traced "latency_remove: identifier=$id2 old_usecs=150 cpus=[0,]*2 system=$base\$"
+}
+# CPU 1's limit goes to 150 us: at most CPU 1 is interrupted, the system
+# value stays.
+cpus_wake_seen() {
+	traced "latency_idle_wake: old=$base new=$base deep=[01] shallow=0 wait=1\$"
+}
 
 ktap_test_result "latency_add names the new user-space holder ($id)" add_names_holder
 ktap_test_result "latency_add: no constraint yet, system $base" add_seen
@@ -88,4 +114,15 @@ ktap_test_result "exactly four events for the holder (saw $cnt)" four_events
 ktap_test_result "latency_idle_wake: $base -> 150 waits for CPUs in C3 only" wake_tighten_seen
 ktap_test_result "latency_idle_wake: 150 -> 120 interrupts no CPU" wake_none_seen
 ktap_test_result "latency_idle_wake: 120 -> $base wakes, does not wait" wake_relax_seen
+if [ "$others" -gt 0 ]; then
+	ktap_test_result "a new CPU set: latency_remove, then latency_add with cpus=2 ($id2)" \
+		cpus_set_seen
+	ktap_test_result "latency_remove on close carries the CPU set" cpus_remove_seen
+	ktap_test_result "latency_idle_wake for CPU 1 alone: system $base kept, at most one CPU interrupted" \
+		cpus_wake_seen
+else
+	ktap_test_skip "a new CPU set: latency_remove, then latency_add (one CPU)"
+	ktap_test_skip "latency_remove on close carries the CPU set (one CPU)"
+	ktap_test_skip "latency_idle_wake for CPU 1 alone (one CPU)"
+fi
 ktap_finished
