@@ -810,6 +810,7 @@ int latency_registry_set_cpus(struct latency_registry *r,
 nomem:
 	if (new)
 		latency_free(new);
+	kfree(new_cpus);
 	return -ENOMEM;
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_set_cpus);
