@@ -1887,8 +1887,7 @@ static void latency_cpus_bad_sets_rejected(struct kunit *test)
 	struct latency_request *req = new_req(test);
 	struct cpumask *mask;
 
-	/* NR_CPUS bits: room for a CPU number that is not possible. */
-	mask = kunit_kzalloc(test, sizeof(*mask), GFP_KERNEL);
+	mask = kunit_kzalloc(test, cpumask_size(), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, mask);
 	KUNIT_ASSERT_EQ(test, latency_request_init(req, "e"), 0);
 
@@ -1901,7 +1900,8 @@ static void latency_cpus_bad_sets_rejected(struct kunit *test)
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, set_acceptable_latency_cpus(KTEST_ID, 10, NULL),
 			-EINVAL);
-	if (nr_cpu_ids < NR_CPUS) {
+	/* Room in the mask for a CPU number that is not possible. */
+	if (cpumask_size() * BITS_PER_BYTE > nr_cpu_ids) {
 		/* Only an impossible CPU. */
 		__set_bit(nr_cpu_ids, cpumask_bits(mask));
 		KUNIT_EXPECT_EQ(test, latency_registry_set_cpus(r, "e", 10, mask,
