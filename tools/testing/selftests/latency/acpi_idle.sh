@@ -251,7 +251,8 @@ if [ -c "$QOS_DEV" ]; then
 	sleep 1
 	sys=$(system_value)
 	pl=$(power_latencies | tr '\n' ' ')
-	listed=$(awk -v p=$$ -v v="$HOLD" '$2 == v && $3 == "all" && $4 == p' /proc/latency_constraints)
+	listed=$(awk -v p=$$ -v v="$HOLD" '$2 == v && $3 == "all" && $4 == p' \
+		/proc/latency_constraints)
 	ktap_test_result \
 		"$QOS_DEV: power files and listing show its value (power: $pl; system: $sys)" \
 		qos_value_shown

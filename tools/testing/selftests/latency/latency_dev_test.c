@@ -1340,7 +1340,7 @@ FIXTURE_VARIANT_ADD(write, cpu_list_two_blanks) {
 };
 
 FIXTURE_VARIANT_ADD(write, cpu_list_trailing_blank) {
-	.buf = "15 cpus=0 \n", .err = EINVAL,
+	.buf = "15 cpus=0\x20\n", .err = EINVAL,	/* a blank after the list */
 };
 
 FIXTURE_VARIANT_ADD(write, cpu_list_without_value) {

@@ -198,18 +198,18 @@ power_back() { power_complete && [ "$pw" = "$pw0" ]; }
 
 skip_idle() {	# skip_idle REASON: skip the results that need acpi_idle
 	ktap_print_msg "$1"
-	ktap_test_skip "without a constraint, CPUs 2 and 3 enter states deeper than $HOLD us, CPU 0 or 1 the deepest"
+	ktap_test_skip "no constraint: CPUs 2, 3 go deeper than $HOLD us, CPU 0 or 1 to the deepest"
 	ktap_test_skip "$DEV accepts '$HOLD cpus=$HELD_LIST'"
 	ktap_test_skip "listing names the holder with usecs $HOLD and cpus $HELD_LIST"
-	ktap_test_skip "listing: CPUs $HELD_LIST limited to $HOLD us by the holder, the other CPUs unchanged"
+	ktap_test_skip "listing: CPUs $HELD_LIST at $HOLD us by the holder, the others unchanged"
 	ktap_test_skip "listing: the system value is unchanged while it is held"
 	ktap_test_skip "power files: CPUs $HELD_LIST show $HOLD, the others unchanged"
-	ktap_test_skip "CPUs $HELD_LIST enter no state deeper than $HOLD us while it is held"
-	ktap_test_skip "CPU 0 or 1 enters the deepest state while it is held"
+	ktap_test_skip "CPUs $HELD_LIST go no deeper than $HOLD us while held"
+	ktap_test_skip "CPU 0 or 1 goes to the deepest state while held"
 	ktap_test_skip "the holder is gone from the listing after close"
 	ktap_test_skip "listing: per-CPU and system lines as before after close"
 	ktap_test_skip "power files show the values from before after close"
-	ktap_test_skip "CPUs $HELD_LIST enter states deeper than $HOLD us again after close"
+	ktap_test_skip "CPUs $HELD_LIST go deeper than $HOLD us after close"
 	ktap_finished
 }
 
@@ -275,7 +275,7 @@ fi
 for c in $FREE $HELD; do
 	for st in $DEEP; do
 		if [ ! -r "$(cpu_dir "$c")/cpuidle/state$st/usage" ]; then
-			skip_idle "CPU $c has no idle state $st (does harness/acpi/cst.asl give every CPU a _CST?)"
+			skip_idle "CPU $c has no idle state $st (a _CST for each CPU?)"
 		fi
 	done
 done
@@ -284,8 +284,8 @@ ktap_print_msg "deep states (latency > $HOLD us): $DEEP; deepest: $DEEPEST;" \
 
 # 6
 idle_window
-ktap_test_result "without a constraint, CPUs 2 and 3 enter states deeper than $HOLD us, CPU 0 or 1 the deepest${m:+ (}$m${m:+)}" \
-	deep_used
+msg="no constraint: CPUs 2, 3 go deeper than $HOLD us, CPU 0 or 1 to the deepest"
+ktap_test_result "$msg${m:+ (}$m${m:+)}" deep_used
 
 # 7-13: held for CPUs 2 and 3
 exec 3>"$DEV"
@@ -305,7 +305,7 @@ ktap_test_result "listing names the holder with usecs $HOLD and cpus $HELD_LIST"
 
 cl=$(cpu_lines)
 sys=$(system_line)
-ktap_test_result "listing: CPUs $HELD_LIST limited to $HOLD us by the holder, the other CPUs unchanged ($cl)" \
+ktap_test_result "listing: CPUs $HELD_LIST at $HOLD us by the holder, the others unchanged ($cl)" \
 	cpu_lines_held
 ktap_test_result "listing: the system value is unchanged while it is held ($sys)" \
 	system_unchanged
@@ -315,9 +315,9 @@ ktap_test_result "power files: CPUs $HELD_LIST show $HOLD, the others unchanged 
 	power_held
 
 idle_window
-ktap_test_result "CPUs $HELD_LIST enter no state deeper than $HOLD us while it is held${m_held:+ (moved: }$m_held${m_held:+)}" \
-	held_frozen
-ktap_test_result "CPU 0 or 1 enters the deepest state while it is held${m_free:+ (}$m_free${m_free:+)}" \
+msg="CPUs $HELD_LIST go no deeper than $HOLD us while held"
+ktap_test_result "$msg${m_held:+ (}$m_held${m_held:+)}" held_frozen
+ktap_test_result "CPU 0 or 1 goes to the deepest state while held${m_free:+ (}$m_free${m_free:+)}" \
 	free_deepest_used
 
 # 14-17: released
@@ -332,7 +332,7 @@ pw=$(power_limits)
 ktap_test_result "power files show the values from before after close ($pw)" \
 	power_back
 idle_window
-ktap_test_result "CPUs $HELD_LIST enter states deeper than $HOLD us again after close${m_held:+ (}$m_held${m_held:+)}" \
-	each_held_moved
+msg="CPUs $HELD_LIST go deeper than $HOLD us after close"
+ktap_test_result "$msg${m_held:+ (}$m_held${m_held:+)}" each_held_moved
 
 ktap_finished
