@@ -118,7 +118,7 @@ if [ "$others" -gt 0 ]; then
 	ktap_test_result "a new CPU set: latency_remove, then latency_add with cpus=2 ($id2)" \
 		cpus_set_seen
 	ktap_test_result "latency_remove on close carries the CPU set" cpus_remove_seen
-	ktap_test_result "latency_idle_wake for CPU 1 alone: system $base kept, at most CPU 1 woken" \
+	ktap_test_result "latency_idle_wake, CPU 1 alone: system $base kept, at most CPU 1 woken" \
 		cpus_wake_seen
 else
 	ktap_test_skip "a new CPU set: latency_remove, then latency_add (one CPU)"
