@@ -298,33 +298,6 @@ static u64 bench_cpu_query_qos(unsigned int loops)
 	return ktime_get_ns() - t0;
 }
 
-/* Alternate the constraint for CPU 0 of the named form, or the handle's. */
-static u64 bench_cpu_modify_ours(struct bench_side *s, unsigned int loops,
-				 int a, int b)
-{
-	u64 t0 = ktime_get_ns();
-	unsigned int i;
-
-	for (i = 0; i < loops; i++)
-		modify_acceptable_latency(s->cpu_ids[0], i & 1 ? a : b);
-	t0 = ktime_get_ns() - t0;
-	modify_acceptable_latency(s->cpu_ids[0], bench_value(0));
-	return t0;
-}
-
-static u64 bench_cpu_modify_handle(struct bench_side *s, unsigned int loops,
-				   int a, int b)
-{
-	u64 t0 = ktime_get_ns();
-	unsigned int i;
-
-	for (i = 0; i < loops; i++)
-		latency_request_update(&s->cpu_handle, i & 1 ? a : b);
-	t0 = ktime_get_ns() - t0;
-	latency_request_update(&s->cpu_handle, bench_value(0));
-	return t0;
-}
-
 static u64 bench_addrm_ours(unsigned int loops)
 {
 	u64 t0 = ktime_get_ns();
@@ -379,30 +352,33 @@ static u64 bench_addrm_old(unsigned int loops)
 	return ktime_get_ns() - t0;
 }
 
-/* Alternate holder 0 between @a and @b. */
-static u64 bench_modify_ours(struct bench_side *s, unsigned int loops,
-			     int a, int b)
+/*
+ * Alternate holder 0 between @a and @b: the named one @id (s->ids[0], or
+ * s->cpu_ids[0] for CPU 0), or the handle @req (&s->handle, or
+ * &s->cpu_handle).
+ */
+static u64 bench_modify_ours(const char *id, unsigned int loops, int a, int b)
 {
 	u64 t0 = ktime_get_ns();
 	unsigned int i;
 
 	for (i = 0; i < loops; i++)
-		modify_acceptable_latency(s->ids[0], i & 1 ? a : b);
+		modify_acceptable_latency(id, i & 1 ? a : b);
 	t0 = ktime_get_ns() - t0;
-	modify_acceptable_latency(s->ids[0], bench_value(0));
+	modify_acceptable_latency(id, bench_value(0));
 	return t0;
 }
 
-static u64 bench_modify_handle(struct bench_side *s, unsigned int loops,
-			       int a, int b)
+static u64 bench_modify_handle(struct latency_request *req,
+			       unsigned int loops, int a, int b)
 {
 	u64 t0 = ktime_get_ns();
 	unsigned int i;
 
 	for (i = 0; i < loops; i++)
-		latency_request_update(&s->handle, i & 1 ? a : b);
+		latency_request_update(req, i & 1 ? a : b);
 	t0 = ktime_get_ns() - t0;
-	latency_request_update(&s->handle, bench_value(0));
+	latency_request_update(req, bench_value(0));
 	return t0;
 }
 
@@ -632,8 +608,8 @@ static int bench_run(void)
 			  bench_addrm_old(uloops));
 		/* Holder 0 stays above every other holder... */
 		BENCH_ROW(n, "mod-same", uloops,
-			  bench_modify_ours(&s, uloops, 950001, 950002),
-			  bench_modify_handle(&s, uloops, 950001, 950002),
+			  bench_modify_ours(s.ids[0], uloops, 950001, 950002),
+			  bench_modify_handle(&s.handle, uloops, 950001, 950002),
 			  bench_modify_qos(&s, uloops, 950001, 950002),
 			  bench_modify_old(&s, uloops, 950001, 950002));
 		/*
@@ -641,26 +617,26 @@ static int bench_run(void)
 		 * is quick at both ends, must walk its distinct values...
 		 */
 		BENCH_ROW(n, "mod-mid", uloops,
-			  bench_modify_ours(&s, uloops, 450001, 450002),
-			  bench_modify_handle(&s, uloops, 450001, 450002),
+			  bench_modify_ours(s.ids[0], uloops, 450001, 450002),
+			  bench_modify_handle(&s.handle, uloops, 450001, 450002),
 			  bench_modify_qos(&s, uloops, 450001, 450002),
 			  bench_modify_old(&s, uloops, 450001, 450002));
 		/* ...or below everything, so the system value changes. */
 		BENCH_ROW(n, "mod-min", uloops,
-			  bench_modify_ours(&s, uloops, 500, 600),
-			  bench_modify_handle(&s, uloops, 500, 600),
+			  bench_modify_ours(s.ids[0], uloops, 500, 600),
+			  bench_modify_handle(&s.handle, uloops, 500, 600),
 			  bench_modify_qos(&s, uloops, 500, 600),
 			  bench_modify_old(&s, uloops, 500, 600));
 		BENCH_ROW(n, "cpu-query", qloops, bench_cpu_query_ours(qloops),
 			  bench_cpu_query_idle(qloops),
 			  bench_cpu_query_qos(qloops), bench_query_old(qloops));
 		BENCH_ROW(n, "cpu-same", uloops,
-			  bench_cpu_modify_ours(&s, uloops, 950001, 950002),
-			  bench_cpu_modify_handle(&s, uloops, 950001, 950002),
+			  bench_modify_ours(s.cpu_ids[0], uloops, 950001, 950002),
+			  bench_modify_handle(&s.cpu_handle, uloops, 950001, 950002),
 			  BENCH_NONE, BENCH_NONE);
 		BENCH_ROW(n, "cpu-min", uloops,
-			  bench_cpu_modify_ours(&s, uloops, 500, 600),
-			  bench_cpu_modify_handle(&s, uloops, 500, 600),
+			  bench_modify_ours(s.cpu_ids[0], uloops, 500, 600),
+			  bench_modify_handle(&s.cpu_handle, uloops, 500, 600),
 			  BENCH_NONE, BENCH_NONE);
 		synchronize_acceptable_latency();
 		if (bench_wake) {
