@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * latency_dev.c: user-space interface of the latency-constraint registry
+ * latency_dev.c: user-space interfaces of the latency-constraint registry
  *
  * A driver states its latency constraint through set_acceptable_latency();
  * a user-space program (an audio server, a measurement tool) has no such
@@ -27,6 +27,8 @@
  * Documentation/ABI/testing/dev-acceptable_latency.
  */
 
+#define pr_fmt(fmt) "latency: " fmt
+
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
 #include <linux/ctype.h>
@@ -35,10 +37,19 @@
 #include <linux/kernel.h>
 #include <linux/latency.h>
 #include <linux/miscdevice.h>
+#include <linux/moduleparam.h>
+#include <linux/proc_fs.h>
+#include <linux/pid_namespace.h>
+#include <linux/seq_file.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string_helpers.h>
+#include <linux/sysfs.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+
+#include <kunit/visibility.h>
 
 #include "latency_internal.h"
 
@@ -257,6 +268,233 @@ static ssize_t latency_dev_read(struct file *file, char __user *ubuf,
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
+/*
+ * What the listing copies of a holder under the lock, to print it after
+ * dropping the lock.  @pid holds a reference until then.
+ */
+struct latency_entry {
+	int usecs;
+	struct pid *pid;
+	char comm[TASK_COMM_LEN];
+	bool named;
+	bool all;
+	unsigned long caller;
+	u64 serial;
+	char identifier[LATENCY_ID_MAX + 1];
+	struct cpumask cpus;
+};
+
+/* Holders copied per hold of the lock: what bounds a reader's irq-off time. */
+#define LATENCY_SHOW_BATCH	16
+
+static void latency_entry_copy(struct latency_entry *e,
+			       const struct latency_request *req)
+{
+	const struct latency_constraint *c = NULL;
+
+	if (req->allocated)
+		c = container_of(req, struct latency_constraint, req);
+	e->usecs = req->usecs;
+	e->pid = c ? get_pid(c->pid) : NULL;
+	strscpy(e->comm, c ? c->comm : "", sizeof(e->comm));
+	e->named = req->identifier;
+	e->caller = req->caller;
+	e->serial = req->serial;
+	strscpy(e->identifier, req->identifier ?: "", sizeof(e->identifier));
+	e->all = !req->cpus;
+	if (req->cpus)
+		cpumask_copy(&e->cpus, &req->cpus->mask);
+}
+
+/*
+ * A holder's pid as the reader's pid namespace sees it; a holder outside
+ * that namespace shows neither pid nor comm.  The comm, which its task sets
+ * at will, is escaped as in /proc/PID/status, so that it cannot add a line.
+ */
+static void latency_entry_show(struct seq_file *m, struct latency_entry *e,
+			       struct pid_namespace *ns)
+{
+	pid_t nr = e->pid ? pid_nr_ns(e->pid, ns) : 0;
+	char buf[LATENCY_NAME_LEN];
+
+	seq_printf(m, "%s %d ",
+		   latency_name(e->named ? e->identifier : NULL, e->caller, buf),
+		   e->usecs);
+	if (e->all)
+		seq_puts(m, "all ");
+	else
+		seq_printf(m, "%*pbl ", cpumask_pr_args(&e->cpus));
+	if (nr) {
+		seq_printf(m, "%d ", nr);
+		seq_escape_str(m, e->comm, ESCAPE_SPACE | ESCAPE_SPECIAL,
+			       "\n\\");
+		seq_putc(m, '\n');
+	} else {
+		seq_puts(m, "- -\n");
+	}
+	put_pid(e->pid);
+}
+
+/* The first holder of @root after @key in the listing's order, or NULL. */
+static struct rb_node *latency_after(struct rb_root *root,
+				     struct latency_request *key)
+{
+	struct rb_node *node = root->rb_node, *after = NULL;
+
+	while (node) {
+		if (latency_less(&key->rbnode, node)) {
+			after = node;
+			node = node->rb_left;
+		} else {
+			node = node->rb_right;
+		}
+	}
+	return after;
+}
+
+/*
+ * The holder a "# cpu" or "# system" line names: the one that sets a value
+ * below INFINITE_LATENCY, copied under the lock.
+ */
+struct latency_holder {
+	bool named;
+	unsigned long caller;
+	char identifier[LATENCY_ID_MAX + 1];
+};
+
+static void latency_holder_copy(struct latency_holder *h,
+				const struct latency_request *req)
+{
+	h->named = !req || req->identifier;
+	h->caller = req ? req->caller : 0;
+	strscpy(h->identifier, req && req->identifier ? req->identifier : "-",
+		sizeof(h->identifier));
+}
+
+static void latency_holder_show(struct seq_file *m, const char *what, int n,
+				int value, struct latency_holder *h)
+{
+	char buf[LATENCY_NAME_LEN];
+
+	seq_printf(m, "# %s", what);
+	if (n >= 0)
+		seq_printf(m, " %d", n);
+	seq_printf(m, " %d %s\n", value,
+		   latency_name(h->named ? h->identifier : NULL, h->caller, buf));
+}
+
+/*
+ * The holder that sets @cpu's limit: the first of its own tree or of the
+ * system tree, NULL when nothing constrains it.
+ */
+static struct latency_request *latency_cpu_holder(struct latency_registry *r,
+						  int cpu)
+{
+	struct rb_node *first = rb_first_cached(&r->all);
+	struct latency_request *sys = first ?
+		rb_entry(first, struct latency_request, rbnode) : NULL;
+	struct latency_request *own = latency_cpu_first(r, cpu);
+
+	if (own && (!sys || latency_less(&own->rbnode, &sys->rbnode)))
+		sys = own;
+	return sys && sys->usecs < INFINITE_LATENCY ? sys : NULL;
+}
+
+/* One "# cpu N usecs holder" line for each possible CPU. */
+static void latency_show_cpus(struct latency_registry *r, struct seq_file *m)
+{
+	struct latency_holder h;
+	unsigned long flags;
+	int cpu, value;
+
+	for_each_possible_cpu(cpu) {
+		raw_spin_lock_irqsave(&r->lock, flags);
+		value = latency_registry_cpu_value(r, cpu);
+		latency_holder_copy(&h, latency_cpu_holder(r, cpu));
+		raw_spin_unlock_irqrestore(&r->lock, flags);
+		latency_holder_show(m, "cpu", cpu, value, &h);
+	}
+}
+
+/**
+ * latency_registry_show - print a registry in the listing format
+ * @r: the registry
+ * @m: where to print
+ *
+ * One line per holder, sorted by value then identifier, with the CPUs it
+ * applies to; one line per possible CPU naming the limit in force there
+ * and the holder that sets it; a last line naming the system value and the
+ * holder that sets it.  The format is an ABI:
+ * Documentation/ABI/testing/procfs-latency_constraints.
+ *
+ * The lock is held only to copy LATENCY_SHOW_BATCH holders, or one CPU's
+ * line, at a time, never while printing: each line shows what it shows as
+ * it was at some moment of the read, the last line the system value at the
+ * end of it.
+ *
+ * Context: Process context; may sleep.
+ * Return: 0, or -ENOMEM.
+ */
+int latency_registry_show(struct latency_registry *r, struct seq_file *m)
+{
+	struct pid_namespace *ns = task_active_pid_ns(current);
+	char key_id[LATENCY_ID_MAX + 1];
+	struct latency_request key = { .identifier = key_id };
+	struct rb_node *all, *some;
+	struct latency_holder holder;
+	struct latency_entry *e;
+	int value = INFINITE_LATENCY;
+	unsigned long flags;
+	bool start = true;
+	int n, i;
+
+	e = kvmalloc_array(LATENCY_SHOW_BATCH, sizeof(*e), GFP_KERNEL);
+	if (!e)
+		return -ENOMEM;
+	seq_puts(m, "# identifier usecs cpus pid comm\n");
+	do {
+		raw_spin_lock_irqsave(&r->lock, flags);
+		/* Both trees at once, in the listing's order. */
+		all = start ? rb_first_cached(&r->all) :
+		      latency_after(&r->all.rb_root, &key);
+		some = start ? rb_first(&r->some) :
+		       latency_after(&r->some, &key);
+		for (n = 0; (all || some) && n < LATENCY_SHOW_BATCH; n++) {
+			struct rb_node **next;
+
+			next = !some || (all && latency_less(all, some)) ?
+			       &all : &some;
+			latency_entry_copy(&e[n], rb_entry(*next, struct latency_request,
+							   rbnode));
+			*next = rb_next(*next);
+		}
+		raw_spin_unlock_irqrestore(&r->lock, flags);
+
+		for (i = 0; i < n; i++)
+			latency_entry_show(m, &e[i], ns);
+		if (n) {
+			key.usecs = e[n - 1].usecs;
+			key.identifier = e[n - 1].named ? key_id : NULL;
+			key.serial = e[n - 1].serial;
+			strscpy(key_id, e[n - 1].identifier, sizeof(key_id));
+		}
+		start = false;
+	} while (all || some);
+	kvfree(e);
+
+	latency_show_cpus(r, m);
+	raw_spin_lock_irqsave(&r->lock, flags);
+	value = latency_registry_value(r);
+	latency_holder_copy(&holder, value < INFINITE_LATENCY ?
+			    rb_entry(rb_first_cached(&r->all),
+				     struct latency_request, rbnode) : NULL);
+	raw_spin_unlock_irqrestore(&r->lock, flags);
+	latency_holder_show(m, "system", -1, value, &holder);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_registry_show);
+
+
 static const struct file_operations latency_dev_fops = {
 	.owner		= THIS_MODULE,
 	.open		= latency_dev_open,
@@ -279,8 +517,172 @@ static int __init latency_dev_init(void)
 
 	ret = misc_register(&latency_dev);
 	if (ret)
-		pr_err("latency: cannot register /dev/acceptable_latency: %d\n",
+		pr_err("cannot register /dev/acceptable_latency: %d\n",
 		       ret);
 	return ret;
 }
 device_initcall(latency_dev_init);
+
+/*
+ * The built-in "kernel" constraint of the 2006 code: two timer ticks, since
+ * a longer C-state exit lost timer ticks.  That still holds for a kernel
+ * built without CONFIG_TICK_ONESHOT (neither NO_HZ_COMMON nor
+ * HIGH_RES_TIMERS): its tick is tick_handle_periodic(), and tick_periodic()
+ * advances jiffies by one per timer interrupt (do_timer(1)), so an
+ * interrupt delayed past the next period costs a jiffy.  With TICK_ONESHOT
+ * the tick is an hrtimer, stopped in idle under NO_HZ_IDLE, and
+ * tick_do_update_jiffies64() counts the periods elapsed from the
+ * clocksource: no exit latency loses a tick, and the holder would only
+ * forbid states (intel_idle's 2.6 ms and 10 ms ones) that cost nothing in
+ * time keeping.  "latency.kernel=<usecs>" forces a value, "off" drops it;
+ * a kernel whose tick is periodic at run time (nohz=off highres=off) may
+ * want the former.
+ */
+static int latency_kernel_usecs;	/* -1: no holder */
+static bool latency_kernel_given;	/* latency.kernel= was on the command line */
+
+/**
+ * latency_kernel_default - the built-in constraint a kernel needs
+ * @tick_counts_elapsed: whether the tick catches up the periods it missed
+ *	(CONFIG_TICK_ONESHOT)
+ *
+ * Return: Two ticks in microseconds, or -1 for no holder at all.
+ */
+VISIBLE_IF_KUNIT int latency_kernel_default(bool tick_counts_elapsed)
+{
+	return tick_counts_elapsed ? -1 : 2 * USEC_PER_SEC / HZ;
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_kernel_default);
+
+VISIBLE_IF_KUNIT int latency_kernel_param_set(const char *val,
+					      const struct kernel_param *kp)
+{
+	int usecs, ret;
+
+	if (sysfs_streq(val, "off")) {
+		usecs = -1;
+	} else {
+		ret = kstrtoint(val, 10, &usecs);
+		if (ret || usecs < 0)
+			return -EINVAL;
+		usecs = min(usecs, INFINITE_LATENCY);
+	}
+	latency_kernel_usecs = usecs;
+	latency_kernel_given = true;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_kernel_param_set);
+
+VISIBLE_IF_KUNIT int latency_kernel_param_get(char *buffer,
+					      const struct kernel_param *kp)
+{
+	if (latency_kernel_usecs < 0)
+		return sysfs_emit(buffer, "off\n");
+	return sysfs_emit(buffer, "%d\n", latency_kernel_usecs);
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_kernel_param_get);
+
+/* The parameters are latency.*, as they were when this was in latency.c. */
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "latency."
+
+static const struct kernel_param_ops latency_kernel_param_ops = {
+	.set = latency_kernel_param_set,
+	.get = latency_kernel_param_get,
+};
+module_param_cb(kernel, &latency_kernel_param_ops, NULL, 0444);
+MODULE_PARM_DESC(kernel, "built-in constraint in usecs, or \"off\"");
+
+/*
+ * latency.cpus=<cpulist>:<usecs>, up to LATENCY_BOOT_MAX times: constraints
+ * for some CPUs that hold from the first initcall on, before user space
+ * runs (the isolated CPUs of a real-time system, say).  Each is held as
+ * "boot:<n>", n counting the parameters from 0 in the order given; any
+ * caller may change or remove it by that name.  The list is parsed here,
+ * checked against the possible CPUs at the initcall.
+ */
+#define LATENCY_BOOT_MAX	8
+
+struct latency_boot {
+	struct cpumask cpus;
+	int usecs;
+};
+
+static struct latency_boot latency_boot[LATENCY_BOOT_MAX] __initdata;
+static unsigned int latency_boot_count __initdata;
+
+static int __init latency_cpus_setup(char *str)
+{
+	struct latency_boot *b = &latency_boot[latency_boot_count];
+	char *colon = strrchr(str, ':');
+	int ret;
+
+	if (latency_boot_count == LATENCY_BOOT_MAX) {
+		pr_err("latency.cpus=%s: more than %d, ignored\n", str,
+		       LATENCY_BOOT_MAX);
+		return 1;
+	}
+	if (!colon || kstrtoint(colon + 1, 10, &b->usecs) || b->usecs < 0)
+		goto bad;
+	*colon = '\0';
+	ret = cpulist_parse(str, &b->cpus);
+	*colon = ':';
+	if (ret)
+		goto bad;
+	latency_boot_count++;
+	return 1;
+bad:
+	pr_err("latency.cpus=%s: not <cpulist>:<usecs>, ignored\n", str);
+	return 1;
+}
+__setup("latency.cpus=", latency_cpus_setup);
+
+static void __init latency_boot_add(void)
+{
+	char id[16];
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < latency_boot_count; i++) {
+		struct latency_boot *b = &latency_boot[i];
+
+		if (!cpumask_intersects(&b->cpus, cpu_possible_mask)) {
+			pr_err("latency.cpus=%*pbl:%d: no possible CPU, ignored\n",
+			       cpumask_pr_args(&b->cpus), b->usecs);
+			continue;
+		}
+		snprintf(id, sizeof(id), "boot:%u", i);
+		ret = latency_registry_set_cpus(&latency_system, id, b->usecs,
+						&b->cpus, NULL);
+		if (ret)
+			pr_err("cannot add the \"%s\" constraint: %d\n", id, ret);
+	}
+}
+
+static int __maybe_unused latency_proc_show(struct seq_file *m, void *v)
+{
+	return latency_registry_show(&latency_system, m);
+}
+
+/*
+ * The listing and the holders of the command line, from the first
+ * initcall on.
+ */
+static int __init latency_init(void)
+{
+	int ret;
+
+	proc_create_single("latency_constraints", 0444, NULL, latency_proc_show);
+	latency_boot_add();
+	if (!latency_kernel_given)
+		latency_kernel_usecs =
+			latency_kernel_default(IS_ENABLED(CONFIG_TICK_ONESHOT));
+	if (latency_kernel_usecs < 0)
+		return 0;
+	ret = latency_registry_add_kernel(&latency_system,
+					  latency_kernel_usecs);
+	if (ret && ret != -EEXIST)
+		pr_err("cannot add the \"kernel\" constraint: %d\n", ret);
+	return 0;
+}
+core_initcall(latency_init);

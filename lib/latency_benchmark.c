@@ -276,7 +276,8 @@ static u64 bench_cpu_query_idle(unsigned int loops)
 
 	preempt_disable();
 	for (i = 0; i < loops; i++) {
-		sum += this_cpu_read(__cpu_latency_constraint);
+		sum += min(system_latency_constraint(),
+			   this_cpu_read(latency_cpu.value));
 		barrier();
 	}
 	preempt_enable();
