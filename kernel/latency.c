@@ -60,6 +60,7 @@
 
 #define CREATE_TRACE_POINTS
 #include <trace/events/latency.h>
+EXPORT_TRACEPOINT_SYMBOL_GPL(latency_idle_wake);
 
 static void latency_workfn(struct work_struct *work);
 
@@ -96,14 +97,9 @@ struct latency_registry latency_system = {
 };
 EXPORT_SYMBOL_GPL(latency_system);
 
-/**
- * latency_registry_init - initialise a registry other than the system one
- * @r: the registry
- * @cpu: its per-CPU part, from alloc_percpu()
- *
- * Context: Process context.
- */
-VISIBLE_IF_KUNIT void latency_registry_init(struct latency_registry *r,
+#if IS_ENABLED(CONFIG_LATENCY_KUNIT_TEST)
+/* A registry other than the system one, for KUnit; @cpu from alloc_percpu(). */
+void latency_registry_init(struct latency_registry *r,
 					    struct latency_cpu __percpu *cpu)
 {
 	int i;
@@ -121,6 +117,7 @@ VISIBLE_IF_KUNIT void latency_registry_init(struct latency_registry *r,
 	INIT_WORK(&r->work, latency_workfn);
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_init);
+#endif
 
 /*
  * Kernel callers' mistakes get -EINVAL and one warning naming the mistake;
@@ -447,6 +444,7 @@ static void latency_workfn(struct work_struct *work)
 }
 
 DEFINE_PER_CPU(struct latency_idle, latency_idle);
+EXPORT_PER_CPU_SYMBOL_GPL(latency_idle);
 
 /* Serialises the waiting calls of latency_idle_wake(); protects the mask. */
 static DEFINE_MUTEX(latency_wake_lock);

@@ -86,7 +86,7 @@ sed -i 's|^hunk kernel/Makefile.patch += latency_dev.o$|hunk kernel/Makefile.pat
 	"$tmp/repo/series/series"
 map
 rc=$?
-grep -q '2 hunks add a line with "+= latency"' "$tmp/out" && [ $rc -ne 0 ]
+grep -Eq '[0-9]+ hunks add a line with "\+= latency"' "$tmp/out" && [ $rc -ne 0 ]
 result $? "a key that two hunks add fails"
 
 fresh

@@ -28,6 +28,8 @@
 #include <linux/seq_file.h>
 #include <linux/string.h>
 
+#include <trace/events/latency.h>
+
 #include "../../../kernel/latency_internal.h"
 
 /*
@@ -2191,6 +2193,145 @@ static void latency_cpus_wake_decided_per_cpu(struct kunit *test)
 			system_latency_constraint());
 }
 
+/*
+ * A CPU that stands for one idle in a state of @exit_ns: a thread bound to
+ * it publishes that state as cpuidle_enter_state() does and spins with
+ * interrupts on, so that it takes the registry's interrupt and stays "in"
+ * the state after it, as a CPU that idles deep again would.
+ */
+struct latency_fake_idle {
+	u32 exit_ns;
+	bool started;
+	bool stop;
+};
+
+static int latency_fake_idle_fn(void *arg)
+{
+	struct latency_fake_idle *f = arg;
+
+	preempt_disable();
+	WRITE_ONCE(this_cpu_ptr(&latency_idle)->exit_ns, f->exit_ns);
+	smp_mb();	/* as latency_idle_enter() */
+	WRITE_ONCE(f->started, true);
+	while (!READ_ONCE(f->stop))
+		cpu_relax();
+	WRITE_ONCE(this_cpu_ptr(&latency_idle)->exit_ns, 0);
+	preempt_enable();
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static atomic_t latency_test_deep;
+
+static void latency_test_wake_probe(void *data, int old, int new,
+				    unsigned int deep, unsigned int shallow,
+				    bool wait)
+{
+	if (wait)
+		atomic_add(deep, &latency_test_deep);
+}
+
+/* The CPUs a synchronous call interrupted while it ran. */
+static int latency_test_sync_deep(struct kunit *test, int usecs)
+{
+	atomic_set(&latency_test_deep, 0);
+	if (usecs < 0)
+		synchronize_acceptable_latency();
+	else
+		KUNIT_EXPECT_EQ(test, set_acceptable_latency(KTEST_ID, usecs), 0);
+	return atomic_read(&latency_test_deep);
+}
+
+/*
+ * A synchronous call interrupts every CPU idle in a state too deep for its
+ * limit now, decided from that alone: the same CPU again and again, whether
+ * or not the call moved a value, whatever earlier calls decided.  A
+ * decision made from history (the limit the CPU was last woken for) skips
+ * it from the second call on and returns while it sleeps too deep.
+ */
+static void latency_system_sync_decides_from_present(struct kunit *test)
+{
+	struct latency_fake_idle f = { .exit_ns = 90 * NSEC_PER_USEC };
+	struct task_struct *t;
+	int cpu = cpumask_last(cpu_online_mask), i;
+
+	if (!cpu)
+		kunit_skip(test, "needs a second online CPU");
+	if (register_trace_latency_idle_wake(latency_test_wake_probe, NULL))
+		kunit_skip(test, "needs the latency_idle_wake trace point");
+	t = kthread_create_on_cpu(latency_fake_idle_fn, &f, cpu, "latency_fake/%u");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	wake_up_process(t);
+	while (!READ_ONCE(f.started))
+		msleep(1);
+	/* The first call lowers the limit, the others change nothing. */
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_GE_MSG(test, latency_test_sync_deep(test, 20), 1,
+				    "call %d", i);
+	KUNIT_EXPECT_EQ(test, modify_acceptable_latency(KTEST_ID, 20), 0);
+	KUNIT_EXPECT_GE(test, latency_test_sync_deep(test, -1), 1);
+	/* A state that fits is left alone. */
+	KUNIT_EXPECT_EQ(test, latency_test_sync_deep(test, 90), 0);
+	WRITE_ONCE(f.stop, true);
+	kthread_stop(t);
+	unregister_trace_latency_idle_wake(latency_test_wake_probe, NULL);
+	tracepoint_synchronize_unregister();
+	KUNIT_EXPECT_EQ(test, remove_acceptable_latency(KTEST_ID), 0);
+	synchronize_acceptable_latency();
+}
+
+struct latency_watch {
+	struct latency_registry *r;
+	int max;
+	bool stop;
+};
+
+static int latency_watch_fn(void *arg)
+{
+	struct latency_watch *w = arg;
+
+	while (!READ_ONCE(w->stop)) {
+		w->max = max(w->max, latency_registry_cpu_value(w->r, 0));
+		cpu_relax();
+	}
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/*
+ * A holder moved between a set of CPUs and all CPUs, at the same value,
+ * never leaves a CPU without it: one publication per change, after every
+ * tree change, never a limit between the removal and the addition.
+ */
+static void latency_cpus_move_publishes_once(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+	struct latency_watch w = { .r = r };
+	int cpu = cpumask_last(cpu_online_mask), i;
+	struct task_struct *t;
+
+	if (!cpu)
+		kunit_skip(test, "needs a second online CPU");
+	KUNIT_ASSERT_EQ(test, latency_registry_set_cpus(r, "m", 20,
+							cpumask_of(0), NULL), 0);
+	t = kthread_create_on_cpu(latency_watch_fn, &w, cpu, "latency_watch/%u");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	wake_up_process(t);
+	for (i = 0; i < 2000; i++) {
+		KUNIT_ASSERT_EQ(test, latency_registry_set_cpus(r, "m", 20, NULL,
+								NULL), 0);
+		KUNIT_ASSERT_EQ(test, latency_registry_set_cpus(r, "m", 20,
+								cpumask_of(0),
+								NULL), 0);
+	}
+	WRITE_ONCE(w.stop, true);
+	kthread_stop(t);
+	KUNIT_EXPECT_EQ(test, w.max, 20);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
+}
+
 static struct kunit_case latency_test_cases[] = {
 	KUNIT_CASE(latency_registry_empty_is_infinite),
 	KUNIT_CASE(latency_system_value_matches_holders),
@@ -2257,6 +2398,8 @@ static struct kunit_case latency_test_cases[] = {
 	KUNIT_CASE(latency_cpus_listing),
 	KUNIT_CASE(latency_cpus_hotplug),
 	KUNIT_CASE(latency_cpus_wake_decided_per_cpu),
+	KUNIT_CASE(latency_system_sync_decides_from_present),
+	KUNIT_CASE(latency_cpus_move_publishes_once),
 	{}
 };
 

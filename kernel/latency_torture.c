@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * latency_torture.c: torture test of the latency-constraint registry
+ *
+ * The registry promises that when a synchronous call returns (a set, an
+ * add of a request, synchronize_acceptable_latency()), no online CPU the
+ * caller's constraint covers is idle in a state whose exit latency exceeds
+ * it, whatever ran before and meanwhile.  In the spirit of rcutorture and
+ * locktorture: for "duration" seconds, "nthreads" kthreads change named
+ * constraints, request handles and constraints for some CPUs at random, a
+ * hard-interrupt timer changes others from interrupt context, and a thread
+ * takes CPUs offline and online ("onoff" ms apart, 0 for never).  After
+ * every synchronous call the caller checks each online CPU its holder
+ * covers: the state it publishes (struct latency_idle) must fit the
+ * holder's value within "settle_us" (a CPU that published a state just
+ * before the change demotes itself a few instructions later).  Concurrent
+ * changes can only make a CPU's limit tighter than the holder's value.
+ *
+ * The module runs once, when loaded, and prints one line:
+ *   latency_torture: changes=N checks=N violations=N offline=N
+ * violations must be 0.  tools/testing/selftests/latency/torture.sh loads
+ * it and turns the line into test results.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/hrtimer.h>
+#include <linux/kthread.h>
+#include <linux/latency.h>
+#include <linux/module.h>
+#include <linux/random.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+
+static int duration = 10;
+module_param(duration, int, 0444);
+MODULE_PARM_DESC(duration, "seconds of torture");
+static int nthreads = 4;
+module_param(nthreads, int, 0444);
+MODULE_PARM_DESC(nthreads, "number of threads changing constraints");
+static int onoff = 200;
+module_param(onoff, int, 0444);
+MODULE_PARM_DESC(onoff, "ms between CPU hotplug operations, 0 for none");
+static int settle_us = 20000;
+module_param(settle_us, int, 0444);
+MODULE_PARM_DESC(settle_us, "how long a CPU may take to demote itself");
+
+/* Values that cross the idle states of the test guests (C1-C3, WFI). */
+static const int torture_values[] = {
+	0, 1, 5, 10, 50, 100, 150, 199, 200, 250, 1000, INFINITE_LATENCY,
+};
+
+static atomic_long_t torture_changes, torture_checks, torture_violations;
+static atomic_long_t torture_offline;
+static unsigned long torture_end;
+
+static int torture_value(void)
+{
+	return torture_values[get_random_u32_below(ARRAY_SIZE(torture_values))];
+}
+
+/*
+ * After a synchronous call made for @usecs on the CPUs of @cpus: each
+ * online one must publish a state that fits, once it has had @settle_us
+ * to demote itself.
+ */
+static void torture_check(const struct cpumask *cpus, int usecs)
+{
+	u64 limit_ns = (u64)usecs * NSEC_PER_USEC;
+	int cpu, i;
+
+	for_each_cpu_and(cpu, cpus, cpu_online_mask) {
+		u32 exit_ns = 0;
+
+		atomic_long_inc(&torture_checks);
+		for (i = 0; i <= settle_us; i++) {
+			exit_ns = READ_ONCE(per_cpu(latency_idle, cpu).exit_ns);
+			if (exit_ns <= limit_ns || !cpu_online(cpu))
+				break;
+			udelay(1);
+		}
+		if (exit_ns > limit_ns && cpu_online(cpu)) {
+			atomic_long_inc(&torture_violations);
+			pr_err("CPU%d idle in a state of %u ns, %d us after a call for %d us returned (limit now %d)\n",
+			       cpu, exit_ns, settle_us, usecs,
+			       cpu_latency_constraint(cpu));
+		}
+	}
+}
+
+/* A random set of one to all possible CPUs. */
+static void torture_cpus(struct cpumask *mask)
+{
+	int cpu;
+
+	cpumask_clear(mask);
+	for_each_possible_cpu(cpu)
+		if (get_random_u32_below(2))
+			cpumask_set_cpu(cpu, mask);
+	if (cpumask_empty(mask))
+		cpumask_set_cpu(cpumask_first(cpu_possible_mask), mask);
+}
+
+/* @mask: the CPUs @id holds a constraint for, when @some. */
+struct torture_thread {
+	char id[24];
+	struct latency_request req;
+	char req_id[24];
+	cpumask_var_t mask;
+	bool some;
+};
+
+static int torture_thread_fn(void *arg)
+{
+	struct torture_thread *t = arg;
+	int v;
+
+	while (time_before(jiffies, torture_end) && !kthread_should_stop()) {
+		v = torture_value();
+		atomic_long_inc(&torture_changes);
+		switch (get_random_u32_below(7)) {
+		case 0:
+			if (set_acceptable_latency(t->id, v))
+				break;
+			t->some = false;
+			torture_check(cpu_possible_mask, v);
+			break;
+		case 1:
+			torture_cpus(t->mask);
+			if (set_acceptable_latency_cpus(t->id, v, t->mask))
+				break;
+			t->some = true;
+			torture_check(t->mask, v);
+			break;
+		case 2:		/* asynchronous, then waited for */
+			if (modify_acceptable_latency(t->id, v))
+				break;
+			synchronize_acceptable_latency();
+			torture_check(t->some ? t->mask : cpu_possible_mask, v);
+			break;
+		case 3:
+			remove_acceptable_latency(t->id);
+			break;
+		case 4:
+			if (latency_request_active(&t->req))
+				latency_request_remove(&t->req);
+			else if (!latency_request_add(&t->req, v))
+				torture_check(cpu_possible_mask, v);
+			break;
+		case 5:
+			if (latency_request_active(&t->req))
+				latency_request_update(&t->req, v);
+			break;
+		default:
+			cond_resched();
+			usleep_range(50, 200);
+			break;
+		}
+		cond_resched();
+	}
+	if (latency_request_active(&t->req))
+		latency_request_remove(&t->req);
+	remove_acceptable_latency(t->id);
+	return 0;
+}
+
+/* Changes from hard interrupt context, on whichever CPU the timer fires. */
+static struct hrtimer torture_timer;
+static struct latency_request torture_irq_req;
+
+static enum hrtimer_restart torture_timer_fn(struct hrtimer *timer)
+{
+	int v = torture_value();
+
+	atomic_long_inc(&torture_changes);
+	if (get_random_u32_below(2))
+		modify_acceptable_latency("torture:irq", v);
+	else
+		latency_request_update(&torture_irq_req, v);
+	if (time_after(jiffies, torture_end))
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(timer, ns_to_ktime((500 + get_random_u32_below(1000)) * NSEC_PER_USEC));
+	return HRTIMER_RESTART;
+}
+
+/* CPUs offline and online, one at a time, the boot CPU never. */
+static int torture_onoff_fn(void *unused)
+{
+	while (time_before(jiffies, torture_end) && !kthread_should_stop()) {
+		int cpu = get_random_u32_below(nr_cpu_ids);
+
+		msleep(onoff);
+		if (!cpu || !cpu_possible(cpu) || num_online_cpus() < 2)
+			continue;
+#ifdef CONFIG_HOTPLUG_CPU
+		if (remove_cpu(cpu))
+			continue;
+		atomic_long_inc(&torture_offline);
+		msleep(onoff / 2);
+		add_cpu(cpu);
+#endif
+	}
+	return 0;
+}
+
+static int __init latency_torture_init(void)
+{
+	struct task_struct **tasks, *onoff_task = NULL;
+	struct torture_thread *threads;
+	int i, ret = 0;
+
+	if (nthreads < 1 || duration < 1)
+		return -EINVAL;
+	threads = kcalloc(nthreads, sizeof(*threads), GFP_KERNEL);
+	tasks = kcalloc(nthreads, sizeof(*tasks), GFP_KERNEL);
+	if (!threads || !tasks) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	torture_end = jiffies + duration * HZ;
+	if (set_acceptable_latency("torture:irq", INFINITE_LATENCY) ||
+	    latency_request_init(&torture_irq_req, "torture:irq-req") ||
+	    latency_request_add(&torture_irq_req, INFINITE_LATENCY)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	for (i = 0; i < nthreads; i++) {
+		struct torture_thread *t = &threads[i];
+
+		snprintf(t->id, sizeof(t->id), "torture:%d", i);
+		snprintf(t->req_id, sizeof(t->req_id), "torture:req%d", i);
+		if (!zalloc_cpumask_var(&t->mask, GFP_KERNEL) ||
+		    latency_request_init(&t->req, t->req_id)) {
+			ret = -ENOMEM;
+			goto stop;
+		}
+		tasks[i] = kthread_run(torture_thread_fn, t, "latency_torture/%d", i);
+		if (IS_ERR(tasks[i])) {
+			ret = PTR_ERR(tasks[i]);
+			tasks[i] = NULL;
+			goto stop;
+		}
+		get_task_struct(tasks[i]);
+	}
+	hrtimer_init(&torture_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	torture_timer.function = torture_timer_fn;
+	hrtimer_start(&torture_timer, ms_to_ktime(1), HRTIMER_MODE_REL_HARD);
+	if (onoff > 0) {
+		onoff_task = kthread_run(torture_onoff_fn, NULL, "latency_torture/onoff");
+		if (IS_ERR(onoff_task))
+			onoff_task = NULL;
+		else
+			get_task_struct(onoff_task);
+	}
+	msleep_interruptible(duration * MSEC_PER_SEC);
+stop:
+	for (i = 0; i < nthreads; i++) {
+		if (tasks[i]) {
+			kthread_stop(tasks[i]);
+			put_task_struct(tasks[i]);
+		}
+		free_cpumask_var(threads[i].mask);
+	}
+	if (onoff_task) {
+		kthread_stop(onoff_task);
+		put_task_struct(onoff_task);
+	}
+	hrtimer_cancel(&torture_timer);
+	if (latency_request_active(&torture_irq_req))
+		latency_request_remove(&torture_irq_req);
+	remove_acceptable_latency("torture:irq");
+	synchronize_acceptable_latency();
+	pr_info("changes=%ld checks=%ld violations=%ld offline=%ld\n",
+		atomic_long_read(&torture_changes),
+		atomic_long_read(&torture_checks),
+		atomic_long_read(&torture_violations),
+		atomic_long_read(&torture_offline));
+out:
+	kfree(tasks);
+	kfree(threads);
+	return ret;
+}
+module_init(latency_torture_init);
+
+static void __exit latency_torture_exit(void)
+{
+}
+module_exit(latency_torture_exit);
+
+MODULE_DESCRIPTION("Torture test of the latency-constraint registry");
+MODULE_LICENSE("GPL");
