@@ -31,11 +31,12 @@ export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-8G}"
 mkdir -p "$CCACHE_DIR"
 
 # A warning counts when its location is a file the series adds or changes.
-ours='(^|/)(latency(_dev|_internal|_test|_benchmark)?|processor_idle|cpuidle(_latency_test)?|governor|qos|pm_qos|ipw2100(_kunit)?)\.[ch]:[0-9]+'
+ours='(^|/)(latency(_dev|_internal|_test|_benchmark|_torture)?|processor_idle|cpuidle(_latency_test)?|governor|qos|pm_qos|ipw2100(_kunit)?)\.[ch]:[0-9]+'
 
 # The options of a row, as "SYMBOL=y|m|n" words.
 idle="SMP=y PROC_FS=y PCI=y ACPI=y ACPI_PROCESSOR=y CPU_IDLE=y
-	CPU_IDLE_GOV_LADDER=y CPU_IDLE_GOV_MENU=y CPU_IDLE_GOV_TEO=y LATENCY=y"
+	CPU_IDLE_GOV_LADDER=y CPU_IDLE_GOV_MENU=y CPU_IDLE_GOV_TEO=y LATENCY=y
+	LATENCY_TORTURE_TEST=m MODULES=y"
 kunit="KUNIT=y LATENCY_KUNIT_TEST=y CPUIDLE_LATENCY_KUNIT_TEST=y"
 bench="DEBUG_KERNEL=y RUNTIME_TESTING_MENU=y PM=y LATENCY_BENCHMARK=y"
 # ipw2100 (the producer) and what it needs: its object is built alone.
@@ -121,8 +122,10 @@ targets=all row x86-idle x86_64 "" "$idle $bench"
 targets=all row x86-idle-noproc x86_64 "" "$idle PROC_FS=n"
 targets=all row x86-idle-up x86_64 "" "$idle SMP=n"
 targets=all row x86-cpuidle-noacpi x86_64 "" "$idle ACPI=n ACPI_PROCESSOR=n"
-targets=all row x86-latency-off x86_64 "" "$idle LATENCY=n"
-targets=$ipw_obj row x86-ipw2100-latency-off x86_64 "" "$idle LATENCY=n $ipw"
+# The registry is the CPU latency QoS: it goes only with CPU idle, and its
+# callers (ipw2100, PM QoS users) then build against the stubs.
+targets=all row x86-cpuidle-off x86_64 "" "$idle CPU_IDLE=n LATENCY=n LATENCY_TORTURE_TEST=n"
+targets=$ipw_obj row x86-ipw2100-cpuidle-off x86_64 "" "$idle CPU_IDLE=n LATENCY=n LATENCY_TORTURE_TEST=n $ipw"
 targets=all row i386-idle i386 "" "$idle $bench"
 targets=all row arm64-acpi-lpi arm64 CROSS_COMPILE=aarch64-linux-gnu- \
 	"PROC_FS=y PCI=y EFI=y ACPI=y ACPI_PROCESSOR=y CPU_IDLE=y CPU_IDLE_GOV_MENU=y ACPI_PROCESSOR_IDLE=y LATENCY=y"

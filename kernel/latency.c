@@ -86,6 +86,7 @@ EXPORT_PER_CPU_SYMBOL_GPL(latency_cpu);
 struct latency_registry latency_system = {
 	.lock = __RAW_SPIN_LOCK_UNLOCKED(latency_system.lock),
 	.value = INFINITE_LATENCY,
+	.seq = SEQCNT_RAW_SPINLOCK_ZERO(latency_system.seq, &latency_system.lock),
 	.all = RB_ROOT_CACHED,
 	.some = RB_ROOT,
 	.names = RB_ROOT,
@@ -112,6 +113,7 @@ void latency_registry_init(struct latency_registry *r,
 		*per_cpu_ptr(cpu, i) = (struct latency_cpu) {
 			.tree = RB_ROOT_CACHED, .value = INFINITE_LATENCY };
 	raw_spin_lock_init(&r->lock);
+	seqcount_raw_spinlock_init(&r->seq, &r->lock);
 	BLOCKING_INIT_NOTIFIER_HEAD(&r->notifiers);
 	mutex_init(&r->notify_lock);
 	INIT_WORK(&r->work, latency_workfn);
@@ -402,10 +404,12 @@ static void latency_apply(struct latency_registry *r,
 	first = rb_first_cached(&r->all);
 	ch->system = first ? rb_entry(first, struct latency_request,
 				      rbnode)->usecs : INFINITE_LATENCY;
+	write_seqcount_begin(&r->seq);
 	if (ch->system != r->value)
 		WRITE_ONCE(r->value, ch->system);
 	ch->cpu_moved = latency_publish_cpus(r, ch->old_cpus) |
 			latency_publish_cpus(r, req->cpus);
+	write_seqcount_end(&r->seq);
 	ch->cpus = req->cpus;
 
 	if (r != &latency_system || !(trace_latency_add_enabled() ||

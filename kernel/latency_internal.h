@@ -86,8 +86,7 @@ static inline int latency_registry_value(struct latency_registry *r)
 static inline int latency_registry_cpu_value(struct latency_registry *r,
 					     int cpu)
 {
-	return min(latency_registry_value(r),
-		   READ_ONCE(per_cpu_ptr(r->cpu, cpu)->value));
+	return latency_limit(r, per_cpu_ptr(r->cpu, cpu));
 }
 
 /* What a change of a CPU's limit asks of it, if it is idle. */

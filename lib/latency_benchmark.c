@@ -276,8 +276,8 @@ static u64 bench_cpu_query_idle(unsigned int loops)
 
 	preempt_disable();
 	for (i = 0; i < loops; i++) {
-		sum += min(system_latency_constraint(),
-			   this_cpu_read(latency_cpu.value));
+		sum += latency_limit(&latency_system,
+				     this_cpu_ptr(&latency_cpu));
 		barrier();
 	}
 	preempt_enable();

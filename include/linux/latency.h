@@ -21,6 +21,7 @@
 #include <linux/notifier.h>
 #include <linux/percpu.h>
 #include <linux/rbtree_types.h>
+#include <linux/seqlock.h>
 #include <linux/spinlock_types.h>
 #include <linux/time64.h>
 #include <linux/types.h>
@@ -92,6 +93,8 @@ struct latency_cpu {
  * struct latency_registry - a set of constraints and the minima it publishes
  * @lock: serialises every change of the trees and of the published values
  * @value: the minimum of the constraints for all CPUs, for lock-free readers
+ * @seq: makes @value and the CPUs' values one publication: a reader of a
+ *	CPU's limit (latency_limit()) never mixes two changes
  * @all: the constraints for all CPUs, sorted by value
  * @some: the constraints for some CPUs, sorted likewise (for the listing)
  * @names: the constraints that have an identifier, sorted by it
@@ -108,6 +111,7 @@ struct latency_cpu {
 struct latency_registry {
 	raw_spinlock_t lock;	/* see the locking rule in latency.c */
 	int value;
+	seqcount_raw_spinlock_t seq;
 	struct rb_root_cached all;
 	struct rb_root some;
 	struct rb_root names;
@@ -184,6 +188,25 @@ static inline int system_latency_constraint(void)
 	return READ_ONCE(latency_system.value);
 }
 
+/*
+ * The limit of a CPU in @r: the smaller of its system value and of @lc's,
+ * read as one publication.  A change that moves a holder between all CPUs
+ * and some changes both values; two plain loads could see the system
+ * value before it and the CPU's after it, a limit that never was.
+ */
+static __always_inline int latency_limit(struct latency_registry *r,
+					 const struct latency_cpu *lc)
+{
+	unsigned int seq;
+	int usecs;
+
+	do {
+		seq = read_seqcount_begin(&r->seq);
+		usecs = min(READ_ONCE(r->value), READ_ONCE(lc->value));
+	} while (read_seqcount_retry(&r->seq, seq));
+	return usecs;
+}
+
 /**
  * cpu_latency_constraint - the maximum acceptable latency on one CPU
  * @cpu: the CPU, possible (online or not)
@@ -194,13 +217,12 @@ static inline int system_latency_constraint(void)
  * A constraint for an offline CPU is kept, and applies when it comes online.
  *
  * Context: Any context, including hard interrupt and the idle loop.  A
- * lock-free read of two integers.
+ * lock-free read of two integers, retried while a change publishes them.
  * Return: The constraint of @cpu in microseconds, 0..INFINITE_LATENCY.
  */
 static inline int cpu_latency_constraint(unsigned int cpu)
 {
-	return min(system_latency_constraint(),
-		   READ_ONCE(per_cpu(latency_cpu, cpu).value));
+	return latency_limit(&latency_system, per_cpu_ptr(&latency_cpu, cpu));
 }
 
 /**
@@ -459,8 +481,8 @@ static inline s64 latency_idle_enter(u64 exit_ns, u64 next_ns)
 	latency_idle_lower(exit_ns, next_ns);
 	/* Pairs with the smp_mb() of latency_idle_wake() in latency.c. */
 	smp_mb();
-	return latency_usecs_to_ns(min(system_latency_constraint(),
-				       this_cpu_read(latency_cpu.value)));
+	return latency_usecs_to_ns(latency_limit(&latency_system,
+						 this_cpu_ptr(&latency_cpu)));
 }
 
 /* latency_idle_exit - this CPU has left its idle state; interrupts off. */
