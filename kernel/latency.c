@@ -62,12 +62,33 @@
 #include <trace/events/latency.h>
 EXPORT_TRACEPOINT_SYMBOL_GPL(latency_idle_wake);
 
-static void latency_workfn(struct work_struct *work);
+/*
+ * Give the chain the current value unless it already has it.  Two changes
+ * that cancel out before the chain runs give no call at all; a change is
+ * never delivered twice.
+ */
+static void latency_notify(struct latency_registry *r, bool always)
+{
+	int value;
 
-DEFINE_PER_CPU(struct latency_cpu, latency_cpu) = {
-	.tree = RB_ROOT_CACHED,
-	.value = INFINITE_LATENCY,
-};
+	mutex_lock(&r->notify_lock);
+	value = latency_registry_value(r);
+	if (always || value != r->notified) {
+		r->notified = value;
+		blocking_notifier_call_chain(&r->notifiers, value, NULL);
+	}
+	mutex_unlock(&r->notify_lock);
+}
+
+/* After a call that cannot sleep: deliver its change. */
+VISIBLE_IF_KUNIT void latency_workfn(struct work_struct *work)
+{
+	latency_notify(container_of(work, struct latency_registry, work), false);
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_workfn);
+
+#define LATENCY_CPU_INIT { .tree = RB_ROOT_CACHED, .value = INFINITE_LATENCY }
+DEFINE_PER_CPU(struct latency_cpu, latency_cpu) = LATENCY_CPU_INIT;
 EXPORT_PER_CPU_SYMBOL_GPL(latency_cpu);
 
 /*
@@ -98,29 +119,6 @@ struct latency_registry latency_system = {
 };
 EXPORT_SYMBOL_GPL(latency_system);
 
-#if IS_ENABLED(CONFIG_LATENCY_KUNIT_TEST)
-/* A registry other than the system one, for KUnit; @cpu from alloc_percpu(). */
-void latency_registry_init(struct latency_registry *r,
-					    struct latency_cpu __percpu *cpu)
-{
-	int i;
-
-	*r = (struct latency_registry) {
-		.value = INFINITE_LATENCY, .all = RB_ROOT_CACHED,
-		.notified = INFINITE_LATENCY, .cpu = cpu,
-	};
-	for_each_possible_cpu(i)
-		*per_cpu_ptr(cpu, i) = (struct latency_cpu) {
-			.tree = RB_ROOT_CACHED, .value = INFINITE_LATENCY };
-	raw_spin_lock_init(&r->lock);
-	seqcount_raw_spinlock_init(&r->seq, &r->lock);
-	BLOCKING_INIT_NOTIFIER_HEAD(&r->notifiers);
-	mutex_init(&r->notify_lock);
-	INIT_WORK(&r->work, latency_workfn);
-}
-EXPORT_SYMBOL_IF_KUNIT(latency_registry_init);
-#endif
-
 /*
  * Kernel callers' mistakes get -EINVAL and one warning naming the mistake;
  * the registry is left untouched.  User space never reaches these checks
@@ -135,7 +133,7 @@ static int latency_check_id(const char *id)
 	for (i = 0; id[i]; i++) {
 		/* Printable ASCII without blanks keeps the listing parseable. */
 		if (WARN_ONCE(id[i] <= ' ' || id[i] > '~' || i == LATENCY_ID_MAX,
-			      "latency: identifier too long, or with a blank or non-printable character\n"))
+			      "latency: identifier too long or not printable\n"))
 			return -EINVAL;
 	}
 	if (WARN_ONCE(id[0] == '#', "latency: identifier starting with '#'\n"))
@@ -314,16 +312,10 @@ static bool latency_publish_cpus(struct latency_registry *r,
 	return moved;
 }
 
-/**
- * latency_name - the name a holder is listed and traced by
- * @identifier: its identifier, or NULL for a CPU latency QoS request
- * @caller: where such a request was added from
- * @buf: room for "pm_qos:" and that function's name
- *
+/*
+ * The name a holder is listed and traced by: its identifier, or for a CPU
+ * latency QoS request "pm_qos:" and the function that added it, in @buf;
  * "func [module]" loses its blank, so that the name stays one word.
- *
- * Context: Any context.
- * Return: @identifier, or @buf.
  */
 const char *latency_name(const char *identifier, unsigned long caller,
 			 char buf[LATENCY_NAME_LEN])
@@ -412,8 +404,9 @@ static void latency_apply(struct latency_registry *r,
 	write_seqcount_end(&r->seq);
 	ch->cpus = req->cpus;
 
-	if (r != &latency_system || !(trace_latency_add_enabled() ||
-	    trace_latency_update_enabled() || trace_latency_remove_enabled()))
+	if (r != &latency_system ||
+	    !(trace_latency_add_enabled() || trace_latency_update_enabled() ||
+	      trace_latency_remove_enabled()))
 		return;
 	if (action == LATENCY_MOVE) {
 		latency_trace(req, LATENCY_REMOVE, ch->old, ch->old_cpus);
@@ -423,30 +416,6 @@ static void latency_apply(struct latency_registry *r,
 		      action == LATENCY_REMOVE ? ch->old_cpus : req->cpus);
 }
 
-/*
- * Give the chain the current value unless it already has it.  Two changes
- * that cancel out before the chain runs give no call at all; a change is
- * never delivered twice.
- */
-static void latency_notify(struct latency_registry *r, bool always)
-{
-	int value;
-
-	mutex_lock(&r->notify_lock);
-	value = latency_registry_value(r);
-	if (always || value != r->notified) {
-		r->notified = value;
-		blocking_notifier_call_chain(&r->notifiers, value, NULL);
-	}
-	mutex_unlock(&r->notify_lock);
-}
-
-/* After a call that cannot sleep: deliver its change. */
-static void latency_workfn(struct work_struct *work)
-{
-	latency_notify(container_of(work, struct latency_registry, work), false);
-}
-
 DEFINE_PER_CPU(struct latency_idle, latency_idle);
 EXPORT_PER_CPU_SYMBOL_GPL(latency_idle);
 
@@ -454,24 +423,13 @@ EXPORT_PER_CPU_SYMBOL_GPL(latency_idle);
 static DEFINE_MUTEX(latency_wake_lock);
 static struct cpumask latency_wake_mask;
 
-/**
- * latency_idle_decide - what a change of its limit asks of an idle CPU
- * @old_ns: the limit before the change, in ns (S64_MAX: none)
- * @new_ns: the limit now, read after the barrier that pairs with the idle
- *	path (latency_idle_enter())
- * @exit_ns: exit latency of the state the CPU is idle in, 0 if not idle
- * @next_ns: exit latency of the next deeper state of its driver, 0 if none
- *
- * The first answer depends on the present alone: a CPU in a state whose
- * exit latency exceeds its limit now must be interrupted, whatever any
- * earlier call decided.  The second is a heuristic, where an error costs
- * power until the CPU's next wake-up, never latency.
- *
- * Context: Any context; a pure function of its arguments.
- * Return: %LATENCY_WAKE_DEEP when the CPU sleeps deeper than @new_ns
- * allows.  %LATENCY_WAKE_SHALLOW when @new_ns allows the next deeper state
- * and @old_ns did not: a wake-up lets its governor choose again.
- * %LATENCY_WAKE_NONE otherwise.
+/*
+ * What a change asks of a CPU idle in a state of @exit_ns, whose next
+ * deeper state is @next_ns (0: none), its limit @old_ns before the change
+ * and @new_ns now (S64_MAX: none).  DEEP, interrupt it, depends on the
+ * present alone: a state too deep for the limit now.  SHALLOW, wake it so
+ * that its governor may go deeper, is a heuristic: an error costs power
+ * until its next wake-up, never latency.
  */
 VISIBLE_IF_KUNIT enum latency_wake
 latency_idle_decide(s64 old_ns, s64 new_ns, u32 exit_ns, u32 next_ns)
@@ -531,9 +489,11 @@ static void latency_idle_wake(const struct latency_change *ch, bool wait)
 
 		if (!cpu_online(cpu))
 			continue;
-		switch (latency_idle_decide(latency_usecs_to_ns(old),
-				latency_usecs_to_ns(cpu_latency_constraint(cpu)),
-				READ_ONCE(li->exit_ns), READ_ONCE(li->next_ns))) {
+		s64 limit = latency_usecs_to_ns(cpu_latency_constraint(cpu));
+
+		switch (latency_idle_decide(latency_usecs_to_ns(old), limit,
+					    READ_ONCE(li->exit_ns),
+					    READ_ONCE(li->next_ns))) {
 		case LATENCY_WAKE_DEEP:
 			deep++;
 			if (wait)
@@ -599,11 +559,12 @@ EXPORT_SYMBOL_IF_KUNIT(latency_alloc);
 static struct latency_constraint *latency_new(const char *id,
 					      struct task_struct *owner)
 {
-	struct latency_constraint *c = latency_alloc(strlen(id));
+	size_t len = strlen(id);
+	struct latency_constraint *c = latency_alloc(len);
 
 	if (!c)
 		return NULL;
-	strcpy(c->identifier, id);
+	memcpy(c->identifier, id, len + 1);
 	c->req.identifier = c->identifier;
 	c->req.allocated = true;
 	if (owner) {
@@ -617,11 +578,9 @@ static struct latency_constraint *latency_new(const char *id,
  * A name held through a request handle belongs to its holder: the named
  * calls must not change it, let alone free it.
  */
-static int latency_busy(const char *id)
-{
-	WARN_ONCE(1, "latency: \"%s\" is held through a latency_request\n", id);
-	return -EBUSY;
-}
+#define latency_busy(id) \
+	(WARN_ONCE(1, "latency: \"%s\" is held through a latency_request\n", \
+		   id), -EBUSY)
 
 /* See set_acceptable_latency_cpus(); @owner is a user-space holder's task. */
 int latency_registry_set_cpus(struct latency_registry *r,
@@ -630,7 +589,7 @@ int latency_registry_set_cpus(struct latency_registry *r,
 			      struct task_struct *owner)
 {
 	struct latency_constraint *new = NULL;
-	struct latency_cpus *set = NULL;
+	struct latency_cpus *set;
 	struct latency_request *req;
 	struct latency_change ch;
 	unsigned long flags;
@@ -642,7 +601,8 @@ int latency_registry_set_cpus(struct latency_registry *r,
 	      (cpus ? latency_check_cpus(cpus) : 0);
 	if (ret)
 		return ret;
-	if (cpus && !(set = latency_cpus_alloc(cpus)))
+	set = cpus ? latency_cpus_alloc(cpus) : NULL;
+	if (cpus && !set)
 		return -ENOMEM;
 	for (;;) {
 		raw_spin_lock_irqsave(&r->lock, flags);
@@ -811,7 +771,7 @@ int latency_registry_add_request(struct latency_registry *r,
 				 struct latency_request *req, int usecs,
 				 const struct cpumask *cpus)
 {
-	struct latency_cpus *set = NULL;
+	struct latency_cpus *set;
 	int ret;
 
 	might_sleep();
@@ -822,7 +782,8 @@ int latency_registry_add_request(struct latency_registry *r,
 	      (cpus ? latency_check_cpus(cpus) : 0);
 	if (ret)
 		return ret;
-	if (cpus && !(set = latency_cpus_alloc(cpus)))
+	set = cpus ? latency_cpus_alloc(cpus) : NULL;
+	if (cpus && !set)
 		return -ENOMEM;
 	ret = latency_request_op(r, req, LATENCY_ADD, usecs, 0, set, true);
 	if (ret)
@@ -852,21 +813,10 @@ int latency_registry_remove_request(struct latency_registry *r,
 }
 EXPORT_SYMBOL_GPL(latency_registry_remove_request);
 
-/**
- * latency_registry_add_qos - add a CPU latency QoS request to a registry
- * @r: the registry
- * @req: the request: zeroed, or removed since it was last added
- * @usecs: the constraint in microseconds, 0 or more
- * @caller: where the request is added from, which names it
- *
- * The CPU latency QoS holds its requests here, each without an identifier:
- * the listing and the trace events name it by @caller.  Unlike
- * latency_registry_add_request(), callable where
- * cpu_latency_qos_add_request() always was: the notifiers are called later,
- * from process context.  It is updated and removed as any request.
- *
- * Context: Any context, including hard interrupt; never sleeps.
- * Return: 0, or -EINVAL for a request already active (with a warning).
+/*
+ * A CPU latency QoS request, named by @caller in the listing and the trace
+ * events.  In any context, as cpu_latency_qos_add_request() always was:
+ * it does not wait, the notifiers are called later.
  */
 int latency_registry_add_qos(struct latency_registry *r,
 			     struct latency_request *req, int usecs,
@@ -935,15 +885,3 @@ int register_latency_notifier(struct notifier_block *nb)
 }
 EXPORT_SYMBOL_GPL(register_latency_notifier);
 
-/**
- * unregister_latency_notifier - stop being told of changes
- * @nb: the notifier given to register_latency_notifier()
- *
- * Context: Process context; may sleep.
- * Return: 0, or -ENOENT when @nb is not registered.
- */
-int unregister_latency_notifier(struct notifier_block *nb)
-{
-	return blocking_notifier_chain_unregister(&latency_system.notifiers, nb);
-}
-EXPORT_SYMBOL_GPL(unregister_latency_notifier);

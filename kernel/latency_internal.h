@@ -61,8 +61,6 @@ int latency_registry_add_qos(struct latency_registry *r,
 			     struct latency_request *req, int usecs,
 			     unsigned long caller);
 int latency_registry_add_kernel(struct latency_registry *r, int usecs);
-void latency_registry_init(struct latency_registry *r,
-			   struct latency_cpu __percpu *cpu);
 
 /* Room for the name a holder is listed and traced by. */
 #define LATENCY_NAME_LEN	(LATENCY_ID_MAX + 1)
@@ -98,6 +96,7 @@ enum latency_wake {
 
 #if IS_ENABLED(CONFIG_KUNIT)
 struct kernel_param;
+void latency_workfn(struct work_struct *work);
 enum latency_wake latency_idle_decide(s64 old_ns, s64 new_ns, u32 exit_ns,
 				      u32 next_ns);
 struct latency_constraint *latency_alloc(size_t len);

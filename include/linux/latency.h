@@ -162,7 +162,6 @@ void latency_registry_sync(struct latency_registry *r);
 
 int latency_request_init(struct latency_request *req, const char *identifier);
 int register_latency_notifier(struct notifier_block *nb);
-int unregister_latency_notifier(struct notifier_block *nb);
 
 /* Private: read it only through the calls below. */
 extern struct latency_registry latency_system;
@@ -419,6 +418,18 @@ static inline int latency_request_remove(struct latency_request *req)
 static inline void synchronize_acceptable_latency(void)
 {
 	latency_registry_sync(&latency_system);
+}
+
+/**
+ * unregister_latency_notifier - stop being told of changes
+ * @nb: the notifier given to register_latency_notifier()
+ *
+ * Context: Process context; may sleep.
+ * Return: 0, or -ENOENT when @nb is not registered.
+ */
+static inline int unregister_latency_notifier(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_unregister(&latency_system.notifiers, nb);
 }
 
 /**
