@@ -578,9 +578,11 @@ static struct latency_constraint *latency_new(const char *id,
  * A name held through a request handle belongs to its holder: the named
  * calls must not change it, let alone free it.
  */
-#define latency_busy(id) \
-	(WARN_ONCE(1, "latency: \"%s\" is held through a latency_request\n", \
-		   id), -EBUSY)
+static int latency_busy(const char *id)
+{
+	WARN_ONCE(1, "latency: \"%s\" is held through a latency_request\n", id);
+	return -EBUSY;
+}
 
 /* See set_acceptable_latency_cpus(); @owner is a user-space holder's task. */
 int latency_registry_set_cpus(struct latency_registry *r,

@@ -13,8 +13,10 @@
  * every synchronous call the caller checks each online CPU its holder
  * covers: the state it publishes (struct latency_idle) must fit the
  * holder's value within "settle_us" (a CPU that published a state just
- * before the change demotes itself a few instructions later).  Concurrent
- * changes can only make a CPU's limit tighter than the holder's value.
+ * before the change demotes itself a few instructions later; under QEMU
+ * TCG on a loaded host, a vCPU may wait tens of milliseconds between two
+ * instructions).  Concurrent changes can only make a CPU's limit tighter
+ * than the holder's value.
  *
  * The module runs once, when loaded, and prints one line:
  *   latency_torture: changes=N checks=N violations=N offline=N
@@ -44,7 +46,7 @@ MODULE_PARM_DESC(nthreads, "number of threads changing constraints");
 static int onoff = 200;
 module_param(onoff, int, 0444);
 MODULE_PARM_DESC(onoff, "ms between CPU hotplug operations, 0 for none");
-static int settle_us = 20000;
+static int settle_us = 100000;
 module_param(settle_us, int, 0444);
 MODULE_PARM_DESC(settle_us, "how long a CPU may take to demote itself");
 
