@@ -25,6 +25,11 @@
  *
  * The format is described in Documentation/latency.txt and in
  * Documentation/ABI/testing/dev-acceptable_latency.
+ *
+ * The rest of what user space sees of the registry is here too, apart from
+ * the core: /proc/latency_constraints, the listing of every holder
+ * (Documentation/ABI/testing/procfs-latency_constraints), and the command
+ * line, latency.kernel= and latency.cpus=.
  */
 
 #define pr_fmt(fmt) "latency: " fmt
@@ -493,7 +498,6 @@ int latency_registry_show(struct latency_registry *r, struct seq_file *m)
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_show);
-
 
 static const struct file_operations latency_dev_fops = {
 	.owner		= THIS_MODULE,
