@@ -698,7 +698,7 @@ EXPORT_SYMBOL_GPL(latency_registry_remove);
 
 /**
  * latency_request_init - give a request its identifier
- * @req: the request: zeroed, or not active
+ * @req: the request: zeroed, or removed since it was last added
  * @identifier: the holder's name, as for set_acceptable_latency(); the
  *	registry does not copy it: it must stay valid and unchanged until
  *	@req is last removed
@@ -713,7 +713,7 @@ int latency_request_init(struct latency_request *req, const char *identifier)
 		return -EINVAL;
 	if (latency_check_id(identifier))
 		return -EINVAL;
-	if (WARN_ONCE(latency_request_active(req),
+	if (WARN_ONCE(READ_ONCE(req->registry),
 		      "latency: %s() of an active request\n", __func__))
 		return -EINVAL;
 	*req = (struct latency_request) { .identifier = identifier,

@@ -123,18 +123,6 @@ struct latency_registry {
 	struct work_struct work;
 };
 
-/**
- * latency_request_active - whether a request is held
- * @req: the request
- *
- * Context: Any context.
- * Return: true from latency_request_add() to latency_request_remove().
- */
-static inline bool latency_request_active(const struct latency_request *req)
-{
-	return READ_ONCE(req->registry);
-}
-
 #ifdef CONFIG_LATENCY
 /*
  * The calls on a registry of the caller's choice: the system one,
@@ -166,6 +154,23 @@ int register_latency_notifier(struct notifier_block *nb);
 /* Private: read it only through the calls below. */
 extern struct latency_registry latency_system;
 DECLARE_PER_CPU(struct latency_cpu, latency_cpu);
+
+/**
+ * latency_request_active - whether a request is held
+ * @req: the request
+ *
+ * As for a struct pm_qos_request in 6.12, a request is held when it points
+ * to the registry, a value that memory never initialised (a request on the
+ * stack) practically never has: adding such a request works, and removing
+ * it warns and changes nothing.
+ *
+ * Context: Any context.
+ * Return: true from latency_request_add() to latency_request_remove().
+ */
+static inline bool latency_request_active(const struct latency_request *req)
+{
+	return READ_ONCE(req->registry) == &latency_system;
+}
 
 /**
  * system_latency_constraint - the system-wide maximum acceptable latency
@@ -536,6 +541,11 @@ static inline int latency_request_init(struct latency_request *req,
 				       const char *identifier)
 {
 	return 0;
+}
+
+static inline bool latency_request_active(const struct latency_request *req)
+{
+	return false;
 }
 
 static inline int latency_request_add(struct latency_request *req, int usecs)
