@@ -7,6 +7,9 @@
 # interrupted: none for a change that crosses no idle state's exit latency.
 # A holder given a CPU set ("150 cpus=1") is removed and added with it, the
 # events carrying the set (a hexadecimal mask), the system value unchanged.
+# A holder of /dev/cpu_dma_latency fires 6.12's pm_qos_add_request,
+# pm_qos_update_request and pm_qos_remove_request events, as cyclictest
+# under "trace-cmd record -e power:pm_qos_*" expects.
 #
 # KTAP output through kselftest/ktap_helpers.sh; skips as a whole without
 # the latency trace events.  ktap_test_result runs its command word-split,
@@ -56,7 +59,7 @@ if [ ! -d $T/events/latency ]; then
 	exit "$KSFT_SKIP"
 fi
 
-ktap_set_plan 12
+ktap_set_plan 15
 
 others=$(($(grep -c '^processor' /proc/cpuinfo) - 1))
 
@@ -64,6 +67,9 @@ base=$(cat $DEV)
 echo 0 >$T/tracing_on
 echo >$T/trace
 echo 1 >$T/events/latency/enable
+for e in add update remove; do
+	echo 1 >$T/events/power/pm_qos_${e}_request/enable 2>/dev/null
+done
 echo 1 >$T/tracing_on
 
 exec 3>$DEV
@@ -76,8 +82,16 @@ if [ "$others" -gt 0 ]; then
 	exec 4>&-
 fi
 
+# 77 as a binary s32, as cyclictest and tuned write it.
+exec 5>/dev/cpu_dma_latency
+printf '\115\000\000\000' >&5
+exec 5>&-
+
 echo 0 >$T/tracing_on
 echo 0 >$T/events/latency/enable
+for e in add update remove; do
+	echo 0 >$T/events/power/pm_qos_${e}_request/enable 2>/dev/null
+done
 trace=$(grep -v '^#' $T/trace)
 echo "$trace" | sed 's/^/# /'
 
@@ -105,6 +119,10 @@ cpus_wake_seen() {
 	traced "latency_idle_wake: old=$base new=$base deep=[01] shallow=0 wait=1\$"
 }
 
+qos_add_seen() { traced "pm_qos_add_request: CPU_DMA_LATENCY value=-1\$"; }
+qos_update_seen() { traced "pm_qos_update_request: CPU_DMA_LATENCY value=77\$"; }
+qos_remove_seen() { traced "pm_qos_remove_request: CPU_DMA_LATENCY value=-1\$"; }
+
 ktap_test_result "latency_add names the new user-space holder ($id)" add_names_holder
 ktap_test_result "latency_add: no constraint yet, system $base" add_seen
 ktap_test_result "latency_update: 1000000 -> 150, system 150" update_to_150_seen
@@ -125,4 +143,7 @@ else
 	ktap_test_skip "latency_remove on close carries the CPU set (one CPU)"
 	ktap_test_skip "latency_idle_wake for CPU 1 alone (one CPU)"
 fi
+ktap_test_result "/dev/cpu_dma_latency open: pm_qos_add_request" qos_add_seen
+ktap_test_result "... write of 77: pm_qos_update_request value=77" qos_update_seen
+ktap_test_result "... close: pm_qos_remove_request" qos_remove_seen
 ktap_finished
