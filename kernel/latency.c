@@ -160,14 +160,17 @@ static int latency_check_cpus(const struct cpumask *cpus)
 	return 0;
 }
 
-/* The CPU set of a constraint, its nodes not yet in any tree. */
+/*
+ * The CPU set of a constraint, its nodes not yet in any tree: a node per
+ * CPU it names, for a large machine more than a page (kvzalloc()).
+ */
 static struct latency_cpus *latency_cpus_alloc(const struct cpumask *mask)
 {
 	struct latency_cpus *cpus;
 	unsigned int n;
 
 	n = cpumask_weight_and(mask, cpu_possible_mask);
-	cpus = kzalloc(struct_size(cpus, node, n), GFP_KERNEL);
+	cpus = kvzalloc(struct_size(cpus, node, n), GFP_KERNEL);
 	if (cpus)
 		cpumask_and(&cpus->mask, mask, cpu_possible_mask);
 	return cpus;
@@ -205,7 +208,7 @@ static void latency_free_rcu(struct rcu_head *head)
 	kfree(c);
 }
 
-/* Any context: neither call_rcu() nor kfree_rcu() sleeps, on PREEMPT_RT too. */
+/* Any context: neither call_rcu() nor kvfree_rcu() sleeps, on PREEMPT_RT too. */
 static void latency_dispose(struct latency_request *req,
 			    struct latency_cpus *cpus)
 {
@@ -213,7 +216,7 @@ static void latency_dispose(struct latency_request *req,
 		call_rcu(&container_of(req, struct latency_constraint, req)->rcu,
 			 latency_free_rcu);
 	if (cpus)
-		kfree_rcu(cpus, rcu);
+		kvfree_rcu(cpus, rcu);
 }
 
 /* What latency_apply() does to a request. */
@@ -615,7 +618,7 @@ int latency_registry_set_cpus(struct latency_registry *r,
 		/* An unknown name: allocate outside the lock, look again. */
 		new = latency_new(identifier, owner);
 		if (!new) {
-			kfree(set);
+			kvfree(set);
 			return -ENOMEM;
 		}
 	}
@@ -633,7 +636,7 @@ int latency_registry_set_cpus(struct latency_registry *r,
 		set = NULL;
 	}
 	raw_spin_unlock_irqrestore(&r->lock, flags);
-	kfree(set);
+	kvfree(set);
 	if (new) {	/* somebody added the name while we allocated */
 		put_pid(new->pid);
 		kfree(new);
@@ -789,7 +792,7 @@ int latency_registry_add_request(struct latency_registry *r,
 		return -ENOMEM;
 	ret = latency_request_op(r, req, LATENCY_ADD, usecs, 0, set, true);
 	if (ret)
-		kfree(set);
+		kvfree(set);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(latency_registry_add_request);

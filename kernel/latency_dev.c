@@ -132,7 +132,8 @@ static int latency_dev_parse(const char __user *ubuf, size_t count,
 	    (*some && !strstarts(list, " cpus=")))
 		goto out;
 	*list = '\0';
-	list += strlen(" cpus=");
+	if (*some)
+		list += strlen(" cpus=");
 
 	/* Only digits are left: the one possible error is -ERANGE. */
 	if (kstrtoint(buf, 10, usecs))
