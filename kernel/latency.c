@@ -44,6 +44,7 @@
 #include <linux/cpumask.h>
 #include <linux/export.h>
 #include <linux/kernel.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/pid.h>
@@ -131,13 +132,12 @@ static int latency_check_id(const char *id)
 	if (WARN_ONCE(!id || !*id, "latency: NULL or empty identifier\n"))
 		return -EINVAL;
 	for (i = 0; id[i]; i++) {
-		/* Printable ASCII without blanks keeps the listing parseable. */
-		if (WARN_ONCE(id[i] <= ' ' || id[i] > '~' || i == LATENCY_ID_MAX,
+		/* Printable ASCII, no blank, no '#' first: a listing word. */
+		if (WARN_ONCE(id[i] <= ' ' || id[i] > '~' || i == LATENCY_ID_MAX ||
+			      id[0] == '#',
 			      "latency: identifier too long or not printable\n"))
 			return -EINVAL;
 	}
-	if (WARN_ONCE(id[0] == '#', "latency: identifier starting with '#'\n"))
-		return -EINVAL;
 	return 0;
 }
 
@@ -148,10 +148,7 @@ static int latency_check_usecs(int usecs)
 	return 0;
 }
 
-/*
- * A set of CPUs must name a possible CPU; the others it names are dropped,
- * so that a set valid on one machine still works on a smaller one.
- */
+/* A set must name a possible CPU; the others are dropped (a smaller machine). */
 static int latency_check_cpus(const struct cpumask *cpus)
 {
 	if (WARN_ONCE(!cpus || !cpumask_intersects(cpus, cpu_possible_mask),
@@ -317,17 +314,26 @@ static bool latency_publish_cpus(struct latency_registry *r,
 
 /*
  * The name a holder is listed and traced by: its identifier, or for a CPU
- * latency QoS request "pm_qos:" and the function that added it, in @buf;
- * "func [module]" loses its blank, so that the name stays one word.
+ * latency QoS request "pm_qos:" and the function that added it, in @buf
+ * (a module's __init code and a kernel without KALLSYMS have none); "func
+ * [module]" loses its blank, so that the name stays one word.
  */
 const char *latency_name(const char *identifier, unsigned long caller,
 			 char buf[LATENCY_NAME_LEN])
 {
+	struct module *mod;
 	char *blank;
 
 	if (identifier)
 		return identifier;
 	snprintf(buf, LATENCY_NAME_LEN, "pm_qos:%ps", (void *)caller);
+	if (str_has_prefix(buf + 7, "0x")) {
+		/* No symbol: "[module]" or "[-]", never an address (KASLR). */
+		preempt_disable();
+		mod = __module_address(caller);
+		snprintf(buf + 7, LATENCY_NAME_LEN - 7, "[%s]", mod ? mod->name : "-");
+		preempt_enable();
+	}
 	blank = strchr(buf, ' ');
 	if (blank)
 		memmove(blank, blank + 1, strlen(blank));

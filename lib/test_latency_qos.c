@@ -8,7 +8,9 @@
  * /proc/latency_constraints must name it by that function and this module,
  * and it must be gone when the module is.  An invalid value (negative,
  * other than PM_QOS_DEFAULT_VALUE) is ignored by the CPU latency QoS, as in
- * 6.12; the load then fails with -EINVAL.
+ * 6.12; the load then fails with -EINVAL.  With from_init=1 the request is
+ * added by the __init function itself, whose symbol is gone once the
+ * module is loaded: the listing must name the module, never an address.
  */
 
 #include <linux/module.h>
@@ -18,6 +20,9 @@
 static int usecs = 77;
 module_param(usecs, int, 0444);
 MODULE_PARM_DESC(usecs, "the request's value in microseconds");
+static bool from_init;
+module_param(from_init, bool, 0444);
+MODULE_PARM_DESC(from_init, "add the request from the module's __init code");
 
 static struct pm_qos_request test_latency_qos_req;
 
@@ -35,7 +40,10 @@ static noinline void test_latency_qos_hold(void)
 
 static int __init test_latency_qos_init(void)
 {
-	test_latency_qos_hold();
+	if (from_init)
+		cpu_latency_qos_add_request(&test_latency_qos_req, usecs);
+	else
+		test_latency_qos_hold();
 	return cpu_latency_qos_request_active(&test_latency_qos_req) ?
 		0 : -EINVAL;
 }
