@@ -36,6 +36,7 @@
 
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
+#include <linux/cred.h>
 #include <linux/ctype.h>
 #include <linux/fs.h>
 #include <linux/init.h>
@@ -43,17 +44,18 @@
 #include <linux/latency.h>
 #include <linux/miscdevice.h>
 #include <linux/moduleparam.h>
-#include <linux/proc_fs.h>
 #include <linux/pid_namespace.h>
-#include <linux/seq_file.h>
+#include <linux/proc_fs.h>
+#include <linux/ptrace.h>
 #include <linux/sched.h>
+#include <linux/sched/task.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
 #include <linux/string_helpers.h>
 #include <linux/sysfs.h>
-#include <linux/string.h>
 #include <linux/uaccess.h>
-
 #include <kunit/visibility.h>
 
 #include "latency_internal.h"
@@ -313,14 +315,38 @@ static void latency_entry_copy(struct latency_entry *e,
 }
 
 /*
+ * Whether the reader may see the task @pid in its /proc: the rule of
+ * has_pid_permissions() (fs/proc/base.c) for hidepid=invisible, applied to
+ * the proc mount @fs the listing is read through (NULL: no mount, KUnit).
+ * Under hidepid=noaccess a directory is listed but its comm unreadable: a
+ * holder is then shown as under invisible.
+ */
+static bool latency_may_see(struct proc_fs_info *fs, struct pid *pid)
+{
+	struct task_struct *task;
+	bool ok;
+
+	if (!fs || fs->hide_pid == HIDEPID_OFF ||
+	    (fs->hide_pid != HIDEPID_NOT_PTRACEABLE && in_group_p(fs->pid_gid)))
+		return true;
+	task = get_pid_task(pid, PIDTYPE_TGID);
+	ok = task && ptrace_may_access(task, PTRACE_MODE_READ_FSCREDS);
+	if (task)
+		put_task_struct(task);
+	return ok;
+}
+
+/*
  * A holder's pid as the reader's pid namespace sees it; a holder outside
- * that namespace shows neither pid nor comm.  The comm, which its task sets
- * at will, is escaped as in /proc/PID/status, so that it cannot add a line.
+ * that namespace, or one the reader's /proc hides (hidepid=), shows neither
+ * pid nor comm.  The comm, which its task sets at will, is escaped as in
+ * /proc/PID/status, so that it cannot add a line.
  */
 static void latency_entry_show(struct seq_file *m, struct latency_entry *e,
-			       struct pid_namespace *ns)
+			       struct pid_namespace *ns, struct proc_fs_info *fs)
 {
-	pid_t nr = e->pid ? pid_nr_ns(e->pid, ns) : 0;
+	pid_t nr = e->pid && latency_may_see(fs, e->pid) ?
+		   pid_nr_ns(e->pid, ns) : 0;
 	char buf[LATENCY_NAME_LEN];
 
 	seq_printf(m, "%s %d ",
@@ -444,6 +470,8 @@ static void latency_show_cpus(struct latency_registry *r, struct seq_file *m)
 int latency_registry_show(struct latency_registry *r, struct seq_file *m)
 {
 	struct pid_namespace *ns = task_active_pid_ns(current);
+	struct proc_fs_info *fs = m->file && IS_ENABLED(CONFIG_PROC_FS) ?
+		proc_sb_info(file_inode(m->file)->i_sb) : NULL;
 	char key_id[LATENCY_ID_MAX + 1];
 	struct latency_request key = { .identifier = key_id };
 	struct rb_node *all, *some;
@@ -477,7 +505,7 @@ int latency_registry_show(struct latency_registry *r, struct seq_file *m)
 		raw_spin_unlock_irqrestore(&r->lock, flags);
 
 		for (i = 0; i < n; i++)
-			latency_entry_show(m, &e[i], ns);
+			latency_entry_show(m, &e[i], ns, fs);
 		if (n) {
 			key.usecs = e[n - 1].usecs;
 			key.identifier = e[n - 1].named ? key_id : NULL;

@@ -8,6 +8,8 @@
  *    value;
  *  - read the listing from another PID namespace: a holder outside it shows
  *    no pid and no comm, one inside shows the pid that namespace knows;
+ *  - read it through a /proc mounted with hidepid=invisible: a holder it
+ *    could not see in that /proc shows no pid and no comm;
  *  - write text the way C programs do, with its NUL ("100" and sizeof):
  *    that is 100 us, never a binary int; a binary int is refused.
  *
@@ -22,7 +24,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -31,14 +35,14 @@
 #define DEV	"/dev/acceptable_latency"
 #define LISTING	"/proc/latency_constraints"
 
-/* The whole listing, NUL-terminated, in a buffer of @size. */
-static int read_listing(char *buf, size_t size)
+/* The whole listing at @path, NUL-terminated, in a buffer of @size. */
+static int read_listing_at(const char *path, char *buf, size_t size)
 {
 	size_t len = 0;
 	ssize_t n;
 	int fd;
 
-	fd = open(LISTING, O_RDONLY);
+	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return -1;
 	while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
@@ -46,6 +50,11 @@ static int read_listing(char *buf, size_t size)
 	close(fd);
 	buf[len] = '\0';
 	return n < 0 ? -1 : 0;
+}
+
+static int read_listing(char *buf, size_t size)
+{
+	return read_listing_at(LISTING, buf, size);
 }
 
 /*
@@ -220,6 +229,47 @@ TEST_F(holder, pid_as_the_readers_namespace_sees_it)
 		TH_LOG("listing seen from the child:\n%s", self->listing);
 	}
 	close(pipefd[0]);
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/*
+ * Through a /proc mounted with hidepid=invisible, a user who cannot see a
+ * root holder in that /proc does not learn its pid or comm from the
+ * listing either; root, who can, still does.
+ */
+TEST_F(holder, hidepid_hides_what_proc_hides)
+{
+	static const char dir[] = "/tmp/latency_hidepid";
+	char path[64], line[256];
+	int status, usecs;
+	pid_t child;
+
+	ASSERT_EQ(5, write(self->fd, "3001\n", 5));
+	mkdir(dir, 0755);
+	if (mount("proc", dir, "proc", 0, "hidepid=invisible"))
+		SKIP(return, "mount proc hidepid=invisible: %s", strerror(errno));
+	snprintf(path, sizeof(path), "%s/latency_constraints", dir);
+	ASSERT_EQ(0, read_listing_at(path, self->listing, sizeof(self->listing)));
+	EXPECT_EQ(0, find_holder(self->listing, getpid(), line, sizeof(line),
+				 &usecs)) TH_LOG("root sees its holder:\n%s", self->listing);
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		int ok = !setgid(65534) && !setuid(65534) &&
+			 !read_listing_at(path, self->listing, sizeof(self->listing));
+
+		/* The value is there, the holder's pid and comm are not. */
+		ok = ok && strstr(self->listing, " 3001 all - -\n") &&
+		     find_holder(self->listing, getppid(), line, sizeof(line),
+				 &usecs);
+		if (!ok)
+			fprintf(stderr, "# seen by uid 65534:\n%s", self->listing);
+		_exit(ok ? 0 : 1);
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	umount(dir);
+	rmdir(dir);
 	EXPECT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
 }
