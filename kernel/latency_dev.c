@@ -35,6 +35,7 @@
 #define pr_fmt(fmt) "latency: " fmt
 
 #include <linux/atomic.h>
+#include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/cred.h>
 #include <linux/ctype.h>
@@ -45,6 +46,7 @@
 #include <linux/miscdevice.h>
 #include <linux/moduleparam.h>
 #include <linux/pid_namespace.h>
+#include <linux/pm_qos.h>
 #include <linux/proc_fs.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
@@ -432,7 +434,12 @@ static struct latency_request *latency_cpu_holder(struct latency_registry *r,
 	return sys && sys->usecs < INFINITE_LATENCY ? sys : NULL;
 }
 
-/* One "# cpu N usecs holder" line for each possible CPU. */
+/*
+ * One "# cpu N usecs holder" line for each possible CPU: the limit the
+ * governors apply there (cpuidle_governor_latency_req()), which for the
+ * system registry also counts the CPU's device resume latency, the one
+ * per-CPU limit 6.12 has (its sysfs file, written by tuned, DPDK, cri-o).
+ */
 static void latency_show_cpus(struct latency_registry *r, struct seq_file *m)
 {
 	struct latency_holder h;
@@ -440,10 +447,20 @@ static void latency_show_cpus(struct latency_registry *r, struct seq_file *m)
 	int cpu, value;
 
 	for_each_possible_cpu(cpu) {
+		struct device *dev = get_cpu_device(cpu);
+		s32 resume = dev && r == &latency_system ?
+			dev_pm_qos_raw_resume_latency(dev) : S32_MAX;
+
 		raw_spin_lock_irqsave(&r->lock, flags);
 		value = latency_registry_cpu_value(r, cpu);
 		latency_holder_copy(&h, latency_cpu_holder(r, cpu));
 		raw_spin_unlock_irqrestore(&r->lock, flags);
+		if (resume < value) {
+			value = resume;
+			h.named = true;
+			snprintf(h.identifier, sizeof(h.identifier),
+				 "cpu%d/power/pm_qos_resume_latency_us", cpu);
+		}
 		latency_holder_show(m, "cpu", cpu, value, &h);
 	}
 }

@@ -34,7 +34,7 @@ LISTING=/proc/latency_constraints
 BAD_LISTS="cpus= cpus=abc cpus=9999 cpus=3-1"
 # 4 bad lists and what they set; then 12 that need acpi_idle and 4 CPUs:
 # 1 without a constraint, 7 while it is held, 4 after release
-NTESTS=18
+NTESTS=19
 
 cpu_dir() { echo "/sys/devices/system/cpu/cpu$1"; }
 
@@ -334,5 +334,21 @@ ktap_test_result "power files show the values from before after close ($pw)" \
 idle_window
 msg="CPUs $HELD_LIST go deeper than $HOLD us after close"
 ktap_test_result "$msg${m_held:+ (}$m_held${m_held:+)}" each_held_moved
+
+# 19: CPU 1's device resume latency (what tuned, DPDK and cri-o write) is a
+# holder of CPU 1 too: its line shows the limit in force and names it.
+RES=/sys/devices/system/cpu/cpu1/power/pm_qos_resume_latency_us
+resume_named() {
+	grep -q "^# cpu 1 10 cpu1/power/pm_qos_resume_latency_us\$" $LISTING
+}
+if [ -w $RES ]; then
+	res_before=$(cat $RES)
+	echo 10 >$RES
+	ktap_test_result "CPU 1's resume latency of 10 us is named on its line" \
+		resume_named
+	echo "$res_before" >$RES
+else
+	ktap_test_fail "no $RES"
+fi
 
 ktap_finished
