@@ -173,6 +173,22 @@ struct qos_test_ctx {
 	bool ours;
 };
 
+/*
+ * Forced idle (idle injection, its own forced_idle_latency_limit_ns) and
+ * suspend-to-idle are left alone, as the CPU latency QoS left them in
+ * 6.12; every other entry is constrained.
+ */
+static void cpuidle_latency_forced_idle_left_alone(struct kunit *test)
+{
+	struct cpuidle_device dev = {};
+
+	KUNIT_EXPECT_TRUE(test, cpuidle_latency_applies(&dev));
+	dev.forced_idle_latency_limit_ns = 5 * NSEC_PER_MSEC;
+	KUNIT_EXPECT_FALSE(test, cpuidle_latency_applies(&dev));
+	/* Not in suspend-to-idle while the test runs. */
+	KUNIT_EXPECT_FALSE(test, idle_should_enter_s2idle());
+}
+
 static void qos_test_cleanup(void *data)
 {
 	struct qos_test_ctx *ctx = data;
@@ -257,6 +273,7 @@ static struct kunit_case cpuidle_latency_cases[] = {
 	KUNIT_CASE(cpuidle_latency_fit_timer_stop_needs_broadcast),
 	KUNIT_CASE(cpuidle_latency_governor_req_min_both_ways),
 	KUNIT_CASE(cpuidle_latency_governor_req_zero),
+	KUNIT_CASE(cpuidle_latency_forced_idle_left_alone),
 	KUNIT_CASE(cpuidle_latency_governor_req_infinite_ignored),
 	{}
 };
