@@ -27,12 +27,11 @@
  *
  * Every change is one call of one primitive, latency_apply(), under the
  * registry lock: it moves the holder in the trees (O(log n), O(k log n) for
- * a set of k CPUs), then publishes what changed, once.  After the lock is
- * dropped, latency_idle_wake() interrupts the CPUs idle in a state too deep
- * for their limit now, decided from their published state and that limit
- * alone, and the notifier chain is called from process context.  The named
- * calls are a lookup by name in front of the primitive; a holder that must
- * not allocate embeds a struct latency_request (the CPU latency QoS does).
+ * a set of k CPUs), then publishes once.  After the lock is dropped,
+ * latency_idle_wake() interrupts the CPUs idle in a state too deep for
+ * their limit now, decided from that alone, and the notifier chain runs in
+ * process context.  A holder that must not allocate embeds a struct
+ * latency_request (the CPU latency QoS does).
  *
  * (C) Copyright 2006 Intel Corporation
  * Author: Arjan van de Ven <arjan@linux.intel.com>
@@ -118,7 +117,7 @@ struct latency_registry latency_system = {
 	.notified = INFINITE_LATENCY,
 	.work = __WORK_INITIALIZER(latency_system.work, latency_workfn),
 };
-EXPORT_SYMBOL_GPL(latency_system);
+EXPORT_SYMBOL_GPL(latency_system);	/* for the inline readers */
 
 /*
  * Kernel callers' mistakes get -EINVAL and one warning naming the mistake;
@@ -470,7 +469,8 @@ static void latency_idle_ipi(void *unused)
  * the state, or that CPU sees the new limit and enters a state that fits.
  *
  * Context: Any context without @wait; process context with it.  The loop
- * runs with interrupts and preemption as the caller has them.
+ * runs with interrupts and preemption as the caller has them, under the
+ * RCU read lock for a change of some CPUs' limits only (O(CPUs named)).
  */
 static void latency_idle_wake(const struct latency_change *ch, bool wait)
 {
@@ -479,14 +479,13 @@ static void latency_idle_wake(const struct latency_change *ch, bool wait)
 	unsigned int deep = 0, shallow = 0;
 	int cpu;
 
+	/* SHALLOW only where this change may have relaxed the limit. */
 	if (ch && ch->system != ch->old_system) {
 		old = ch->old_system;
-	} else if (ch) {
+	} else if (ch && !wait) {
 		old = ch->old;
-		if (!wait) {
-			a = ch->cpus ? &ch->cpus->mask : cpu_none_mask;
-			b = ch->old_cpus ? &ch->old_cpus->mask : cpu_none_mask;
-		}
+		a = ch->cpus ? &ch->cpus->mask : cpu_none_mask;
+		b = ch->old_cpus ? &ch->old_cpus->mask : cpu_none_mask;
 	}
 	if (wait) {
 		mutex_lock(&latency_wake_lock);
@@ -495,11 +494,11 @@ static void latency_idle_wake(const struct latency_change *ch, bool wait)
 	smp_mb();	/* pairs with the one in latency_idle_enter() */
 	for_each_cpu_or(cpu, a, b) {
 		struct latency_idle *li = per_cpu_ptr(&latency_idle, cpu);
+		s64 limit;
 
 		if (!cpu_online(cpu))
 			continue;
-		s64 limit = latency_usecs_to_ns(cpu_latency_constraint(cpu));
-
+		limit = latency_usecs_to_ns(cpu_latency_constraint(cpu));
 		switch (latency_idle_decide(latency_usecs_to_ns(old), limit,
 					    READ_ONCE(li->exit_ns),
 					    READ_ONCE(li->next_ns))) {
@@ -541,7 +540,8 @@ static void latency_changed(struct latency_registry *r,
 	if (r == &latency_system && (sync || moved || ch->cpu_moved))
 		latency_idle_wake(ch, sync);
 	latency_dispose(NULL, ch->old_cpus);
-	if (!moved)
+	/* A synchronous call also delivers what an earlier one left queued. */
+	if (!moved && !sync)
 		return;
 	smp_mb();	/* the value, then the chain: see register_latency_notifier() */
 	if (!rcu_access_pointer(r->notifiers.head))
@@ -552,10 +552,7 @@ static void latency_changed(struct latency_registry *r,
 		schedule_work(&r->work);
 }
 
-/*
- * The registry's only allocation, with the owner recorded.  KUnit replaces
- * it to inject failures; failslab reaches it too.
- */
+/* The one allocation of a holder: KUnit stubs it to fail, failslab too. */
 VISIBLE_IF_KUNIT struct latency_constraint *latency_alloc(size_t len)
 {
 	struct latency_constraint *c;
@@ -661,7 +658,7 @@ static int latency_named_op(struct latency_registry *r, const char *identifier,
 	struct latency_request *req;
 	struct latency_change ch;
 	unsigned long flags;
-	bool busy;
+	bool busy, sets;
 	int ret;
 
 	ret = latency_check_id(identifier) ?: latency_check_usecs(usecs);
@@ -673,12 +670,15 @@ static int latency_named_op(struct latency_registry *r, const char *identifier,
 	busy = req && !req->allocated;
 	if (req && !busy)
 		latency_apply(r, req, action, usecs, NULL, &ch);
-	/* The CPU sets of @ch stay alive until the wake-up is done. */
-	rcu_read_lock();
+	/* The CPU sets the wake-up reads (only then) stay alive until it ends. */
+	sets = req && !busy && ch.system == ch.old_system;
+	if (sets)
+		rcu_read_lock();
 	raw_spin_unlock_irqrestore(&r->lock, flags);
 	if (req && !busy)
 		latency_changed(r, &ch, false);
-	rcu_read_unlock();
+	if (sets)
+		rcu_read_unlock();
 
 	if (!req)
 		return -ENOENT;

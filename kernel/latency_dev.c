@@ -308,8 +308,9 @@ static void latency_entry_copy(struct latency_entry *e,
 	e->pid = c ? get_pid(c->pid) : NULL;
 	strscpy(e->comm, c ? c->comm : "", sizeof(e->comm));
 	e->named = req->identifier;
-	e->caller = req->caller;
-	e->serial = req->serial;
+	/* In a union with the name's tree node: a request without a name. */
+	e->caller = e->named ? 0 : req->caller;
+	e->serial = e->named ? 0 : req->serial;
 	strscpy(e->identifier, req->identifier ?: "", sizeof(e->identifier));
 	e->all = !req->cpus;
 	if (req->cpus)

@@ -123,7 +123,7 @@ static int torture_thread_fn(void *arg)
 	while (time_before(jiffies, torture_end) && !kthread_should_stop()) {
 		v = torture_value();
 		atomic_long_inc(&torture_changes);
-		switch (get_random_u32_below(7)) {
+		switch (get_random_u32_below(8)) {
 		case 0:
 			if (set_acceptable_latency(t->id, v))
 				break;
@@ -156,8 +156,10 @@ static int torture_thread_fn(void *arg)
 			if (latency_request_active(&t->req))
 				latency_request_update(&t->req, v);
 			break;
+		case 6:		/* what the timer removed */
+			set_acceptable_latency("torture:irq", v);
+			break;
 		default:
-			cond_resched();
 			usleep_range(50, 200);
 			break;
 		}
@@ -173,18 +175,35 @@ static int torture_thread_fn(void *arg)
 static struct hrtimer torture_timer;
 static struct latency_request torture_irq_req;
 
+/*
+ * From hard interrupt context: a named holder for all CPUs and one for
+ * CPU 0 changed (the system path and the per-CPU path), the first also
+ * removed (freed through RCU from here) and set again by a thread, and a
+ * request updated.
+ */
 static enum hrtimer_restart torture_timer_fn(struct hrtimer *timer)
 {
 	int v = torture_value();
 
 	atomic_long_inc(&torture_changes);
-	if (get_random_u32_below(2))
+	switch (get_random_u32_below(4)) {
+	case 0:
 		modify_acceptable_latency("torture:irq", v);
-	else
+		break;
+	case 1:
+		modify_acceptable_latency("torture:irq-cpu0", v);
+		break;
+	case 2:
+		remove_acceptable_latency("torture:irq");
+		break;
+	default:
 		latency_request_update(&torture_irq_req, v);
+		break;
+	}
 	if (time_after(jiffies, torture_end))
 		return HRTIMER_NORESTART;
-	hrtimer_forward_now(timer, ns_to_ktime((500 + get_random_u32_below(1000)) * NSEC_PER_USEC));
+	hrtimer_forward_now(timer, ns_to_ktime((500 + get_random_u32_below(1000)) *
+					       NSEC_PER_USEC));
 	return HRTIMER_RESTART;
 }
 
@@ -202,7 +221,8 @@ static int torture_onoff_fn(void *unused)
 			continue;
 		atomic_long_inc(&torture_offline);
 		msleep(onoff / 2);
-		add_cpu(cpu);
+		while (add_cpu(cpu) && !kthread_should_stop())
+			msleep(onoff);
 #endif
 	}
 	return 0;
@@ -223,11 +243,15 @@ static int __init latency_torture_init(void)
 		goto out;
 	}
 	torture_end = jiffies + duration * HZ;
+	hrtimer_init(&torture_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	torture_timer.function = torture_timer_fn;
 	if (set_acceptable_latency("torture:irq", INFINITE_LATENCY) ||
+	    set_acceptable_latency_cpus("torture:irq-cpu0", INFINITE_LATENCY,
+					cpumask_of(0)) ||
 	    latency_request_init(&torture_irq_req, "torture:irq-req") ||
 	    latency_request_add(&torture_irq_req, INFINITE_LATENCY)) {
 		ret = -EINVAL;
-		goto out;
+		goto stop;
 	}
 	for (i = 0; i < nthreads; i++) {
 		struct torture_thread *t = &threads[i];
@@ -247,8 +271,6 @@ static int __init latency_torture_init(void)
 		}
 		get_task_struct(tasks[i]);
 	}
-	hrtimer_init(&torture_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
-	torture_timer.function = torture_timer_fn;
 	hrtimer_start(&torture_timer, ms_to_ktime(1), HRTIMER_MODE_REL_HARD);
 	if (onoff > 0) {
 		onoff_task = kthread_run(torture_onoff_fn, NULL, "latency_torture/onoff");
@@ -274,6 +296,7 @@ stop:
 	if (latency_request_active(&torture_irq_req))
 		latency_request_remove(&torture_irq_req);
 	remove_acceptable_latency("torture:irq");
+	remove_acceptable_latency("torture:irq-cpu0");
 	synchronize_acceptable_latency();
 	pr_info("changes=%ld checks=%ld violations=%ld offline=%ld\n",
 		atomic_long_read(&torture_changes),
