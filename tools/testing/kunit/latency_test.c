@@ -2364,11 +2364,21 @@ static void latency_cpus_move_publishes_once(struct kunit *test)
 	struct latency_watch w = { .r = r };
 	int cpu = cpumask_last(cpu_online_mask), i;
 	struct task_struct *t;
+	unsigned int seq;
 
-	if (!cpu)
-		kunit_skip(test, "needs a second online CPU");
 	KUNIT_ASSERT_EQ(test, latency_registry_set_cpus(r, "m", 20,
 							cpumask_of(0), NULL), 0);
+	/* Deterministic: a move is one write section of the seqcount. */
+	seq = raw_read_seqcount(&r->seq);
+	KUNIT_ASSERT_EQ(test, latency_registry_set_cpus(r, "m", 20, NULL, NULL), 0);
+	KUNIT_EXPECT_EQ(test, raw_read_seqcount(&r->seq) - seq, 2U);
+	seq = raw_read_seqcount(&r->seq);
+	KUNIT_ASSERT_EQ(test, latency_registry_set_cpus(r, "m", 20,
+							cpumask_of(0), NULL), 0);
+	KUNIT_EXPECT_EQ(test, raw_read_seqcount(&r->seq) - seq, 2U);
+	/* And seen from another CPU, reading all the while. */
+	if (!cpu)
+		kunit_skip(test, "needs a second online CPU");
 	t = kthread_create_on_cpu(latency_watch_fn, &w, cpu, "latency_watch/%u");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
 	wake_up_process(t);
