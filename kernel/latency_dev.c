@@ -157,6 +157,29 @@ out:
 }
 
 /**
+ * latency_kernel_name - whether a kernel caller may use a name
+ * @id: the identifier
+ * @create: whether the caller makes a new holder (set, a request's init)
+ *
+ * "user:" names the holders of the devices here: a kernel caller that
+ * removed one would have the file's release remove its own constraint
+ * later.  "boot:" names those of the command line, which a kernel caller
+ * may change or remove, as documented, but not make.
+ *
+ * Context: Any context.
+ * Return: 0, or -EINVAL for a reserved name (with a warning).
+ */
+int latency_kernel_name(const char *id, bool create)
+{
+	if (WARN_ONCE(id && (str_has_prefix(id, "user:") ||
+			     (create && str_has_prefix(id, "boot:"))),
+		      "latency: \"%s\" is reserved to user space\n", id))
+		return -EINVAL;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(latency_kernel_name);
+
+/**
  * latency_dev_hold - make an open file a holder of the system registry
  * @file: the file, whose ->private_data becomes the holder
  *
@@ -201,7 +224,7 @@ void latency_dev_unhold(struct file *file)
 	struct latency_dev_holder *h = file->private_data;
 
 	if (h) {
-		remove_acceptable_latency(h->id);
+		latency_registry_remove(&latency_system, h->id);
 		kfree(h);
 		file->private_data = NULL;
 	}

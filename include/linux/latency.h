@@ -229,6 +229,14 @@ static inline int cpu_latency_constraint(unsigned int cpu)
 	return latency_limit(&latency_system, per_cpu_ptr(&latency_cpu, cpu));
 }
 
+/*
+ * Names a kernel caller may not use: "user:" names the holders of the
+ * devices (a kernel caller that removed one would have the file's release
+ * remove its own constraint later), "boot:" those of the command line,
+ * which a kernel caller may change or remove (@create false) but not make.
+ */
+int latency_kernel_name(const char *identifier, bool create);
+
 /**
  * set_acceptable_latency - set the maximum latency acceptable
  * @identifier: string that identifies this driver
@@ -244,7 +252,9 @@ static inline int cpu_latency_constraint(unsigned int cpu)
  * it.
  *
  * @identifier is 1 to LATENCY_ID_MAX printable ASCII characters without
- * blanks, not starting with '#'; the registry keeps a copy.
+ * blanks, not starting with '#' and not with "user:" or "boot:", which
+ * name the holders of user space and of the command line; the registry
+ * keeps a copy.
  *
  * Context: Process context; may sleep.
  * Return: 0 on success, -EINVAL for a bad identifier or a negative value,
@@ -253,7 +263,8 @@ static inline int cpu_latency_constraint(unsigned int cpu)
  */
 static inline int set_acceptable_latency(const char *identifier, int usecs)
 {
-	return latency_registry_set_cpus(&latency_system, identifier, usecs,
+	return latency_kernel_name(identifier, true) ?:
+	       latency_registry_set_cpus(&latency_system, identifier, usecs,
 					 NULL, NULL);
 }
 
@@ -285,7 +296,8 @@ static inline int set_acceptable_latency_cpus(const char *identifier,
 					      const struct cpumask *cpus)
 {
 	/* NULL is no set at all, which the registry refuses. */
-	return latency_registry_set_cpus(&latency_system, identifier, usecs,
+	return latency_kernel_name(identifier, true) ?:
+	       latency_registry_set_cpus(&latency_system, identifier, usecs,
 					 cpus ?: cpu_none_mask, NULL);
 }
 
@@ -308,7 +320,8 @@ static inline int set_acceptable_latency_cpus(const char *identifier,
  */
 static inline int modify_acceptable_latency(const char *identifier, int usecs)
 {
-	return latency_registry_modify(&latency_system, identifier, usecs);
+	return latency_kernel_name(identifier, false) ?:
+	       latency_registry_modify(&latency_system, identifier, usecs);
 }
 
 /**
@@ -326,7 +339,8 @@ static inline int modify_acceptable_latency(const char *identifier, int usecs)
  */
 static inline int remove_acceptable_latency(const char *identifier)
 {
-	return latency_registry_remove(&latency_system, identifier);
+	return latency_kernel_name(identifier, false) ?:
+	       latency_registry_remove(&latency_system, identifier);
 }
 
 /**
@@ -347,7 +361,8 @@ static inline int remove_acceptable_latency(const char *identifier)
  */
 static inline int latency_request_add(struct latency_request *req, int usecs)
 {
-	return latency_registry_add_request(&latency_system, req, usecs, NULL);
+	return latency_kernel_name(req ? req->identifier : NULL, true) ?:
+	       latency_registry_add_request(&latency_system, req, usecs, NULL);
 }
 
 /**
@@ -369,7 +384,8 @@ static inline int latency_request_add_cpus(struct latency_request *req,
 					   int usecs,
 					   const struct cpumask *cpus)
 {
-	return latency_registry_add_request(&latency_system, req, usecs,
+	return latency_kernel_name(req ? req->identifier : NULL, true) ?:
+	       latency_registry_add_request(&latency_system, req, usecs,
 					    cpus ?: cpu_none_mask);
 }
 

@@ -2398,6 +2398,29 @@ static void latency_cpus_move_publishes_once(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
 }
 
+/*
+ * "user:" names belong to the holders of the devices, "boot:" ones to the
+ * command line: a kernel caller cannot take either, nor change or remove
+ * a user-space holder (whose file's release would then remove the
+ * kernel's constraint); it may change or remove a boot: holder.
+ */
+static void latency_system_user_names_reserved(struct kunit *test)
+{
+	struct latency_request *req = new_req(test);
+
+	kunit_info(test, "expect a warning: a kernel caller takes a user: name\n");
+	KUNIT_EXPECT_EQ(test, set_acceptable_latency("user:4242", 10), -EINVAL);
+	KUNIT_EXPECT_EQ(test, modify_acceptable_latency("user:4242", 10), -EINVAL);
+	KUNIT_EXPECT_EQ(test, remove_acceptable_latency("user:4242"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, set_acceptable_latency_cpus("boot:7", 10,
+							  cpumask_of(0)), -EINVAL);
+	KUNIT_ASSERT_EQ(test, latency_request_init(req, "user:4243"), 0);
+	KUNIT_EXPECT_EQ(test, latency_request_add(req, 10), -EINVAL);
+	KUNIT_EXPECT_FALSE(test, latency_request_active(req));
+	KUNIT_EXPECT_EQ(test, modify_acceptable_latency("boot:7", 10), -ENOENT);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(&latency_system), 0U);
+}
+
 static struct kunit_case latency_test_cases[] = {
 	KUNIT_CASE(latency_registry_empty_is_infinite),
 	KUNIT_CASE(latency_system_value_matches_holders),
@@ -2467,6 +2490,7 @@ static struct kunit_case latency_test_cases[] = {
 	KUNIT_CASE(latency_cpus_wake_decided_per_cpu),
 	KUNIT_CASE(latency_system_sync_decides_from_present),
 	KUNIT_CASE(latency_cpus_move_publishes_once),
+	KUNIT_CASE(latency_system_user_names_reserved),
 	{}
 };
 
