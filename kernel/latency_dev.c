@@ -429,16 +429,27 @@ static void latency_holder_copy(struct latency_holder *h,
 		sizeof(h->identifier));
 }
 
-static void latency_holder_show(struct seq_file *m, const char *what, int n,
+/* "# system" (@first < 0), or "# cpu" and the CPUs @first to @last. */
+static void latency_holder_show(struct seq_file *m, int first, int last,
 				int value, struct latency_holder *h)
 {
 	char buf[LATENCY_NAME_LEN];
 
-	seq_printf(m, "# %s", what);
-	if (n >= 0)
-		seq_printf(m, " %d", n);
+	if (first < 0)
+		seq_puts(m, "# system");
+	else if (first == last)
+		seq_printf(m, "# cpu %d", first);
+	else
+		seq_printf(m, "# cpu %d-%d", first, last);
 	seq_printf(m, " %d %s\n", value,
 		   latency_name(h->named ? h->identifier : NULL, h->caller, buf));
+}
+
+static bool latency_holder_same(struct latency_holder *a,
+				struct latency_holder *b)
+{
+	return a->named == b->named && (a->named ?
+		!strcmp(a->identifier, b->identifier) : a->caller == b->caller);
 }
 
 /*
@@ -459,16 +470,18 @@ static struct latency_request *latency_cpu_holder(struct latency_registry *r,
 }
 
 /*
- * One "# cpu N usecs holder" line for each possible CPU: the limit the
- * governors apply there (cpuidle_governor_latency_req()), which for the
- * system registry also counts the CPU's device resume latency, the one
- * per-CPU limit 6.12 has (its sysfs file, written by tuned, DPDK, cri-o).
+ * "# cpu N usecs holder" lines: the limit the governors apply on each
+ * possible CPU (cpuidle_governor_latency_req()), which for the system
+ * registry also counts the CPU's device resume latency, the one per-CPU
+ * limit 6.12 has (its sysfs file, written by tuned, DPDK, cri-o).  A run
+ * of consecutive CPUs with the same limit and holder is one line, "# cpu
+ * 0-4095 ...", so that a large machine is not thousands of lines.
  */
 static void latency_show_cpus(struct latency_registry *r, struct seq_file *m)
 {
-	struct latency_holder h;
+	struct latency_holder h, run;
+	int cpu, value, first = -1, last = -1, run_value = 0;
 	unsigned long flags;
-	int cpu, value;
 
 	for_each_possible_cpu(cpu) {
 		struct device *dev = get_cpu_device(cpu);
@@ -485,8 +498,20 @@ static void latency_show_cpus(struct latency_registry *r, struct seq_file *m)
 			snprintf(h.identifier, sizeof(h.identifier),
 				 "cpu%d/power/pm_qos_resume_latency_us", cpu);
 		}
-		latency_holder_show(m, "cpu", cpu, value, &h);
+		if (first >= 0 && cpu == last + 1 && value == run_value &&
+		    latency_holder_same(&h, &run)) {
+			last = cpu;
+			continue;
+		}
+		if (first >= 0)
+			latency_holder_show(m, first, last, run_value, &run);
+		first = cpu;
+		last = cpu;
+		run_value = value;
+		run = h;
 	}
+	if (first >= 0)
+		latency_holder_show(m, first, last, run_value, &run);
 }
 
 /**
@@ -564,7 +589,7 @@ int latency_registry_show(struct latency_registry *r, struct seq_file *m)
 			    rb_entry(rb_first_cached(&r->all),
 				     struct latency_request, rbnode) : NULL);
 	raw_spin_unlock_irqrestore(&r->lock, flags);
-	latency_holder_show(m, "system", -1, value, &holder);
+	latency_holder_show(m, -1, -1, value, &holder);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_show);

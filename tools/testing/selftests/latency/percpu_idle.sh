@@ -110,9 +110,14 @@ power_limits() {
 	done
 }
 
-# "cpu:usecs:holder " for every "# cpu" line of the listing.
+# "cpu:usecs:holder " for every CPU of the "# cpu" lines of the listing,
+# which give a run of CPUs that share a line as "first-last".
 cpu_lines() {
-	awk '$1 == "#" && $2 == "cpu" { printf "%s:%s:%s ", $3, $4, $5 }' $LISTING
+	awk '$1 == "#" && $2 == "cpu" {
+		n = split($3, r, "-")
+		for (c = r[1]; c <= r[n]; c++)
+			printf "%s:%s:%s ", c, $4, $5
+	}' $LISTING
 }
 
 system_line() { sed -n 's/^# system //p' $LISTING; }
