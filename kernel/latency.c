@@ -350,11 +350,11 @@ static noinline void latency_trace(const struct latency_request *req,
 	const char *name = latency_name(req->identifier, req->caller, buf);
 
 	if (action == LATENCY_ADD)
-		trace_latency_add(name, req->usecs, cpus, system);
+		trace_latency_add(name, INFINITE_LATENCY, req->usecs, cpus, system);
 	else if (action == LATENCY_UPDATE)
 		trace_latency_update(name, old, req->usecs, cpus, system);
 	else
-		trace_latency_remove(name, old, cpus, system);
+		trace_latency_remove(name, old, INFINITE_LATENCY, cpus, system);
 }
 
 /*

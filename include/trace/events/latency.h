@@ -5,14 +5,13 @@
  * One event per change of a holder, emitted under the registry lock so that
  * the events appear in the order the changes took effect:
  *
- *   latency_add     a holder appears:       identifier, usecs, cpus, system
- *   latency_update  a holder's value is set: identifier, old_usecs, usecs,
- *                                            cpus, system (old may equal new)
- *   latency_remove  a holder disappears:    identifier, old_usecs, cpus,
- *                                            system
+ *   latency_add     a holder appears (old_usecs 1000000)
+ *   latency_update  a holder's value is set (old may equal new)
+ *   latency_remove  a holder disappears (usecs 1000000)
  *
- * @cpus is the set of CPUs the holder's constraint applies to, "all" or a
- * CPU mask in hexadecimal.  @system is the system-wide constraint once the
+ * each with identifier, old_usecs, usecs, cpus and system.  @cpus is the
+ * set of CPUs the holder's constraint applies to, "all" or a CPU list as
+ * the listing gives it ("2-3").  @system is the system-wide constraint once the
  * change is made, that is what system_latency_constraint() returns from
  * then on.  A user-space holder of /dev/acceptable_latency is named
  * "user:<seq>".  A holder that is given a new CPU set is removed and added.
@@ -36,27 +35,13 @@
 
 #include <linux/tracepoint.h>
 
-TRACE_EVENT(latency_add,
-	    TP_PROTO(const char *identifier, int usecs,
-		     const struct cpumask *cpus, int system),
-	    TP_ARGS(identifier, usecs, cpus, system),
-	    TP_STRUCT__entry(__string(identifier, identifier)
-			     __field(int, usecs)
-			     __field(bool, all)
-			     __cpumask(cpus)
-			     __field(int, system)),
-	    TP_fast_assign(__assign_str(identifier);
-			   __entry->usecs = usecs;
-			   __entry->all = !cpus;
-			   __assign_cpumask(cpus, cpus ?: cpu_possible_mask);
-			   __entry->system = system;),
-	    TP_printk("identifier=%s usecs=%d cpus=%s system=%d",
-		      __get_str(identifier), __entry->usecs,
-		      __entry->all ? "all" : __get_cpumask(cpus),
-		      __entry->system)
-);
-
-TRACE_EVENT(latency_update,
+/*
+ * One class for the three: a holder's identifier, its value before and
+ * after (INFINITE_LATENCY where it held none), its CPUs, the system value.
+ * The CPUs print as the listing prints them, "all" or a CPU list: a width
+ * of 0 bits prints no list.
+ */
+DECLARE_EVENT_CLASS(latency_holder,
 	    TP_PROTO(const char *identifier, int old_usecs, int usecs,
 		     const struct cpumask *cpus, int system),
 	    TP_ARGS(identifier, old_usecs, usecs, cpus, system),
@@ -72,32 +57,28 @@ TRACE_EVENT(latency_update,
 			   __entry->all = !cpus;
 			   __assign_cpumask(cpus, cpus ?: cpu_possible_mask);
 			   __entry->system = system;),
-	    TP_printk("identifier=%s old_usecs=%d usecs=%d cpus=%s system=%d",
+	    TP_printk("identifier=%s old_usecs=%d usecs=%d cpus=%s%*pbl system=%d",
 		      __get_str(identifier), __entry->old_usecs,
-		      __entry->usecs,
-		      __entry->all ? "all" : __get_cpumask(cpus),
-		      __entry->system)
+		      __entry->usecs, __entry->all ? "all" : "",
+		      __entry->all ? 0 :
+		      __get_dynamic_array_len(cpus) * BITS_PER_BYTE,
+		      __get_dynamic_array(cpus), __entry->system)
 );
 
-TRACE_EVENT(latency_remove,
-	    TP_PROTO(const char *identifier, int old_usecs,
-		     const struct cpumask *cpus, int system),
-	    TP_ARGS(identifier, old_usecs, cpus, system),
-	    TP_STRUCT__entry(__string(identifier, identifier)
-			     __field(int, old_usecs)
-			     __field(bool, all)
-			     __cpumask(cpus)
-			     __field(int, system)),
-	    TP_fast_assign(__assign_str(identifier);
-			   __entry->old_usecs = old_usecs;
-			   __entry->all = !cpus;
-			   __assign_cpumask(cpus, cpus ?: cpu_possible_mask);
-			   __entry->system = system;),
-	    TP_printk("identifier=%s old_usecs=%d cpus=%s system=%d",
-		      __get_str(identifier), __entry->old_usecs,
-		      __entry->all ? "all" : __get_cpumask(cpus),
-		      __entry->system)
-);
+DEFINE_EVENT(latency_holder, latency_add,
+	     TP_PROTO(const char *identifier, int old_usecs, int usecs,
+		      const struct cpumask *cpus, int system),
+	     TP_ARGS(identifier, old_usecs, usecs, cpus, system));
+
+DEFINE_EVENT(latency_holder, latency_update,
+	     TP_PROTO(const char *identifier, int old_usecs, int usecs,
+		      const struct cpumask *cpus, int system),
+	     TP_ARGS(identifier, old_usecs, usecs, cpus, system));
+
+DEFINE_EVENT(latency_holder, latency_remove,
+	     TP_PROTO(const char *identifier, int old_usecs, int usecs,
+		      const struct cpumask *cpus, int system),
+	     TP_ARGS(identifier, old_usecs, usecs, cpus, system));
 
 TRACE_EVENT(latency_idle_wake,
 	    TP_PROTO(int old, int new, unsigned int deep, unsigned int shallow,

@@ -6,7 +6,7 @@
 # latency_idle_wake shows which idle CPUs a change of the system value
 # interrupted: none for a change that crosses no idle state's exit latency.
 # A holder given a CPU set ("150 cpus=1") is removed and added with it, the
-# events carrying the set (a hexadecimal mask), the system value unchanged.
+# events carrying the set (a CPU list), the system value unchanged.
 # A holder of /dev/cpu_dma_latency fires 6.12's pm_qos_add_request,
 # pm_qos_update_request and pm_qos_remove_request events, as cyclictest
 # under "trace-cmd record -e power:pm_qos_*" expects.
@@ -29,14 +29,18 @@ traced() {
 
 # The checks, on $trace, $id (the holder) and $base (the system value).
 add_names_holder() { [ -n "$id" ]; }
-add_seen() { traced "latency_add: identifier=$id usecs=1000000 cpus=all system=$base\$"; }
+add_seen() {
+	traced "latency_add: identifier=$id old_usecs=1000000 usecs=1000000 cpus=all system=$base\$"
+}
 update_to_150_seen() {
 	traced "latency_update: identifier=$id old_usecs=1000000 usecs=150 cpus=all system=150\$"
 }
 update_to_120_seen() {
 	traced "latency_update: identifier=$id old_usecs=150 usecs=120 cpus=all system=120\$"
 }
-remove_seen() { traced "latency_remove: identifier=$id old_usecs=120 cpus=all system=$base\$"; }
+remove_seen() {
+	traced "latency_remove: identifier=$id old_usecs=120 usecs=1000000 cpus=all system=$base\$"
+}
 four_events() { [ "$cnt" -eq 4 ]; }
 # The guest's states: C1 1 us, C2 20 us, C3 200 us.  From $base to 150 us
 # forbids C3: the writer waits for the CPUs in it (at most the others).
@@ -104,14 +108,14 @@ id2=$(echo "$trace" |
 cnt=$(echo "$trace" | grep -c "identifier=$id ")
 
 # The holder for CPU 1: all CPUs at open, then removed and added for CPU 1
-# (mask 2, printed in groups of 32 bits: 00000000,00000002), removed on
-# close; the system value stays $base throughout.
+# (the CPU list "1", as the listing prints it), removed on close; the
+# system value stays $base throughout.
 cpus_set_seen() {
-	traced "latency_remove: identifier=$id2 old_usecs=1000000 cpus=all system=$base\$" &&
-		traced "latency_add: identifier=$id2 usecs=150 cpus=[0,]*2 system=$base\$"
+	traced "latency_remove: identifier=$id2 old_usecs=1000000 usecs=1000000 cpus=all system=$base\$" &&
+		traced "latency_add: identifier=$id2 old_usecs=1000000 usecs=150 cpus=1 system=$base\$"
 }
 cpus_remove_seen() {
-	traced "latency_remove: identifier=$id2 old_usecs=150 cpus=[0,]*2 system=$base\$"
+	traced "latency_remove: identifier=$id2 old_usecs=150 usecs=1000000 cpus=1 system=$base\$"
 }
 # CPU 1's limit goes to 150 us: at most CPU 1 is interrupted, the system
 # value stays.
@@ -133,7 +137,7 @@ ktap_test_result "latency_idle_wake: $base -> 150 waits for CPUs in C3 only" wak
 ktap_test_result "latency_idle_wake: 150 -> 120 interrupts no CPU" wake_none_seen
 ktap_test_result "latency_idle_wake: 120 -> $base wakes, does not wait" wake_relax_seen
 if [ "$others" -gt 0 ]; then
-	ktap_test_result "a new CPU set: latency_remove, then latency_add with cpus=2 ($id2)" \
+	ktap_test_result "a new CPU set: latency_remove, then latency_add with cpus=1 ($id2)" \
 		cpus_set_seen
 	ktap_test_result "latency_remove on close carries the CPU set" cpus_remove_seen
 	ktap_test_result "latency_idle_wake, CPU 1 alone: system $base kept, at most CPU 1 woken" \
