@@ -1881,6 +1881,27 @@ static void latency_qos_mixed_holders_one_value(struct kunit *test)
 }
 
 /* The listing names a PM QoS request by the function that added it. */
+/*
+ * CPU latency QoS requests of one value are ordered as they were added,
+ * by a serial number that does not wrap: after 2^32 adds the next request
+ * still sorts after the older ones (and the tree stays ordered).
+ */
+static void latency_qos_serial_does_not_wrap(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+	struct latency_request *a = new_req(test), *b = new_req(test);
+	unsigned long here = (unsigned long)latency_qos_serial_does_not_wrap;
+
+	r->serial = U32_MAX - 1;
+	KUNIT_ASSERT_EQ(test, latency_registry_add_qos(r, a, 70, here), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_add_qos(r, b, 70, here), 0);
+	KUNIT_EXPECT_LT(test, a->serial, b->serial);
+	KUNIT_EXPECT_PTR_EQ(test, rb_first_cached(&r->all), &a->rbnode);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
+	KUNIT_EXPECT_EQ(test, latency_registry_remove_request(r, a), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_remove_request(r, b), 0);
+}
+
 static void latency_qos_listed_by_caller(struct kunit *test)
 {
 	struct latency_registry *r = reg(test);
@@ -2490,6 +2511,7 @@ static struct kunit_case latency_test_cases[] = {
 	KUNIT_CASE(latency_qos_misuse_warns_and_changes_nothing),
 	KUNIT_CASE(latency_qos_mixed_holders_one_value),
 	KUNIT_CASE(latency_qos_listed_by_caller),
+	KUNIT_CASE(latency_qos_serial_does_not_wrap),
 	KUNIT_CASE(latency_qos_system_listing_names_caller),
 	KUNIT_CASE(latency_cpus_minimum_of_mixed_holders),
 	KUNIT_CASE(latency_cpus_bad_sets_rejected),
