@@ -11,10 +11,11 @@ set -eu
 # python3-sphinx and python3-yaml: make htmldocs, as
 # Documentation/sphinx/requirements.txt asks (Sphinx, alabaster, a
 # dependency of python3-sphinx, and pyyaml).  python3-ply: checkpatch's
-# SPDX check (scripts/spdxcheck.py) in make series-check.
+# SPDX check (scripts/spdxcheck.py) in make series-check.  git: the host
+# test harness/tests/series-map.sh, and make series (git format-patch).
 PKGS="linux-source-6.12 xz-utils gcc make bc bison flex libelf-dev libssl-dev
 cpio qemu-system-x86 busybox-static acpica-tools ccache python3 perl kmod
-rsync patch python3-sphinx python3-yaml python3-ply"
+rsync patch python3-sphinx python3-yaml python3-ply git"
 case "${1:-}" in
 matrix)	PKGS="$PKGS clang lld llvm sparse gcc-aarch64-linux-gnu" ;;
 "")	;;
