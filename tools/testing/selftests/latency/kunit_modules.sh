@@ -2,13 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The registry's KUnit suites, when they are built as modules: load each,
-# report each of its cases as a result, unload it.  A kernel with the
-# suites built in runs them at boot instead (and prints their KTAP there);
-# then every suite here is a skip.  ipw2100.sh does the same for the
-# producer's suite, between its own checks.
+# report each of its cases as a result, unload it.  A suite built in runs
+# at boot instead, where its KTAP is printed and counted: here it gives no
+# result (not a skip, which would count a second time what ran, or say
+# that something did not run), only a diagnostic line.  With every suite
+# built in, the plan is 1..0 and the exit code 0.  ipw2100.sh does the same
+# for the producer's suite, between its own checks.
 #
 # KTAP output through kselftest/ktap_helpers.sh; the plan comes last
 # because the number of KUnit cases is only known once each suite has run.
+# A short run is caught by whoever reads the results against the number
+# expected (make test: harness/manifest/).
 
 DIR=$(dirname "$(readlink -f "$0")")
 # shellcheck source=/dev/null
@@ -55,8 +59,8 @@ ktap_print_header
 for pair in latency_test:latency cpuidle_latency_test:cpuidle_latency; do
 	mod=${pair%%:*} suite=${pair#*:}
 	if ! has_module "$mod"; then
-		ktap_print_msg "$mod is not a module (run at boot)"
-		ktap_test_skip "KUnit suite $suite"
+		ktap_print_msg "$mod is not a module: suite $suite runs at boot" \
+			"when built in, and is counted there"
 		continue
 	fi
 	rmmod "$mod" 2>/dev/null
@@ -90,11 +94,7 @@ for pair in latency_test:latency cpuidle_latency_test:cpuidle_latency; do
 	ktap_test_result "rmmod $mod" rmmod "$mod"
 done
 
-# The plan, last: as many results as were printed.  When no suite is a
-# module, every result is a skip and so is the program (exit 4).
+# The plan, last: as many results as were printed, none when no suite is
+# a module.
 ktap_set_plan "$((KTAP_TESTNO - 1))"
-if [ "$((KTAP_CNT_PASS + KTAP_CNT_FAIL))" -eq 0 ]; then
-	ktap_print_totals
-	exit "$KSFT_SKIP"
-fi
 ktap_finished
