@@ -3,8 +3,9 @@
 #
 # harness/run.sh test|demo: the two commands of the README.
 #   test: build, boot once, run every KUnit case at boot and every in-guest
-#         test, run the host's tests of harness/tests/, judge the log; the
-#         last line is "N passed, N failed, N skipped".
+#         test, run the host's tests of harness/tests/, judge the log
+#         against the guest's manifest (harness/manifest/); the last line
+#         is "N passed, N failed, N skipped".
 #   demo: build, boot, and show the subsystem at work.
 set -eu
 
@@ -47,9 +48,16 @@ test)
 	rc=0
 	kunit_at_boot=
 	[ "${FLAVOUR:-}" = modules ] && kunit_at_boot=none
+	# What must run in the guest (harness/manifest/x86_64.txt, or the
+	# flavour's own), and in make test, which provides what every test
+	# needs, no skip.
+	manifest=$top/harness/manifest/x86_64${FLAVOUR:+-$FLAVOUR}.txt
+	[ -f "$manifest" ] || manifest=$top/harness/manifest/x86_64.txt
+	noskip=
+	[ -z "${FLAVOUR:-}" ] && noskip=--no-skip
 	# shellcheck disable=SC2086
-	KUNIT_AT_BOOT=$kunit_at_boot TREE=$build/linux-source-6.12 python3 "$top/harness/summary.py" "$log" \
-		$host >"$log.summary" || rc=$?
+	KUNIT_AT_BOOT=$kunit_at_boot TREE=$build/linux-source-6.12 python3 "$top/harness/summary.py" \
+		--manifest "$manifest" $noskip "$log" $host >"$log.summary" || rc=$?
 	if [ "${FLAVOUR:-}" = coverage ]; then
 		# The figures, then the closing count; no figures is a failure
 		# the count includes.
