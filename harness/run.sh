@@ -32,8 +32,10 @@ test)
 	rm -f "$log" "$log.summary"
 	# The host's own tests, counted with the guest's.
 	host=
-	for t in "$top"/harness/tests/*.sh; do
-		name=$(basename "$t" .sh)
+	for t in "$top"/harness/tests/*.sh "$top"/harness/tests/*.py; do
+		[ -f "$t" ] || continue
+		name=$(basename "$t")
+		name=${name%.*}
 		trc=0
 		BUILD=$build "$t" >"$log.$name" 2>&1 || trc=$?
 		host="$host $name:$trc:$log.$name"
