@@ -6,7 +6,8 @@
 #         test, run the host's tests of harness/tests/, judge the log
 #         against the guest's manifest (harness/manifest/); the last line
 #         is "N passed, N failed, N skipped".
-#   demo: build, boot, and show the subsystem at work.
+#   demo: build, boot, show the subsystem at work, and fail when what it
+#         shows is not what it claims.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -83,7 +84,17 @@ test)
 	exit $rc
 	;;
 demo)
-	"$top/harness/boot.sh" demo
+	"$top/harness/boot.sh" demo "$build/demo-console.log"
+	# The demo checks what it shows (harness/guest/init, demo_check).
+	verdict=$(sed -n 's/^latency-harness: demo: \([0-9]*\) checks, \([0-9]*\) failed.*/\1 \2/p' \
+		"$build/demo-console.log")
+	case $verdict in
+	[1-9]*" 0") ;;
+	*)	echo "run: FAILED: the demo's story does not hold" \
+			"(${verdict:+checks and failures: }${verdict:-no verdict});" \
+			"see $build/demo-console.log" >&2
+		exit 1 ;;
+	esac
 	;;
 *)
 	echo "usage: $0 test|demo" >&2
