@@ -124,8 +124,10 @@ targets=all row x86-idle-up x86_64 "" "$idle SMP=n"
 targets=all row x86-cpuidle-noacpi x86_64 "" "$idle ACPI=n ACPI_PROCESSOR=n"
 # The registry is the CPU latency QoS: it goes only with CPU idle, and its
 # callers (ipw2100, PM QoS users) then build against the stubs.
-targets=all row x86-cpuidle-off x86_64 "" "$idle CPU_IDLE=n LATENCY=n LATENCY_TORTURE_TEST=n"
-targets=$ipw_obj row x86-ipw2100-cpuidle-off x86_64 "" "$idle CPU_IDLE=n LATENCY=n LATENCY_TORTURE_TEST=n $ipw"
+# ACPI's processor driver selects CPU_IDLE: these rows go without it.
+noidle="SMP=y PROC_FS=y PCI=y PM=y CPU_IDLE=n LATENCY=n"
+targets=all row x86-cpuidle-off x86_64 "" "$noidle"
+targets=$ipw_obj row x86-ipw2100-cpuidle-off x86_64 "" "$noidle $ipw"
 targets=all row i386-idle i386 "" "$idle $bench"
 targets=all row arm64-acpi-lpi arm64 CROSS_COMPILE=aarch64-linux-gnu- \
 	"PROC_FS=y PCI=y EFI=y ACPI=y ACPI_PROCESSOR=y CPU_IDLE=y CPU_IDLE_GOV_MENU=y ACPI_PROCESSOR_IDLE=y LATENCY=y"

@@ -182,11 +182,10 @@ static void cpuidle_latency_forced_idle_left_alone(struct kunit *test)
 {
 	struct cpuidle_device dev = {};
 
-	KUNIT_EXPECT_TRUE(test, cpuidle_latency_applies(&dev));
+	KUNIT_EXPECT_TRUE(test, cpuidle_latency_applies(&dev, false));
+	KUNIT_EXPECT_FALSE(test, cpuidle_latency_applies(&dev, true));
 	dev.forced_idle_latency_limit_ns = 5 * NSEC_PER_MSEC;
-	KUNIT_EXPECT_FALSE(test, cpuidle_latency_applies(&dev));
-	/* Not in suspend-to-idle while the test runs. */
-	KUNIT_EXPECT_FALSE(test, idle_should_enter_s2idle());
+	KUNIT_EXPECT_FALSE(test, cpuidle_latency_applies(&dev, false));
 }
 
 static void qos_test_cleanup(void *data)
