@@ -9,8 +9,8 @@
  * and it must be gone when the module is.  An invalid value (negative,
  * other than PM_QOS_DEFAULT_VALUE) is ignored by the CPU latency QoS, as in
  * 6.12; the load then fails with -EINVAL.  With from_init=1 the request is
- * added by the __init function itself, whose symbol is gone once the
- * module is loaded: the listing must name the module, never an address.
+ * added by the __init function itself, whose text is gone once the module
+ * is loaded: the listing must say "pm_qos:[-]", never an address.
  */
 
 #include <linux/module.h>

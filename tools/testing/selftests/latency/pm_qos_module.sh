@@ -51,6 +51,11 @@ power_follows() {
 released() { ! grep -q "^$NAME " $LIST && [ "$(cat $LIST)" = "$before" ]; }
 bad_refused() { ! modprobe $MOD usecs=-5 2>/dev/null; }
 bad_leaves_nothing() { [ "$(cat $LIST)" = "$before" ]; }
+# Added from the module's __init code, whose text and symbols are gone
+# once it is loaded: "pm_qos:[-]", never an address (KASLR).
+INIT_NAME="pm_qos:\\[-\\]"
+init_named() { grep -q "^$INIT_NAME $USECS all - -\$" $LIST; }
+no_address() { ! grep -q "^pm_qos:0x" $LIST; }
 
 ktap_print_header
 
@@ -63,7 +68,7 @@ if [ ! -r $LIST ]; then
 	exit "$KSFT_SKIP"
 fi
 
-ktap_set_plan 8
+ktap_set_plan 11
 
 rmmod $MOD 2>/dev/null
 before=$(cat $LIST)
@@ -82,4 +87,9 @@ rmmod $MOD
 ktap_test_result "rmmod releases it, the listing is as before" released
 ktap_test_result "an invalid value (-5) is refused" bad_refused
 ktap_test_result "... and leaves nothing behind" bad_leaves_nothing
+ktap_test_result "modprobe $MOD from_init=1" modprobe $MOD usecs=$USECS from_init=1
+sed 's/^/# /' $LIST
+ktap_test_result "added from __init: listed as pm_qos:[-]" init_named
+ktap_test_result "no holder is listed by its address" no_address
+rmmod $MOD
 ktap_finished
