@@ -1,0 +1,188 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Whichever cpuidle driver runs, a constraint keeps the idle states whose
+# exit latency exceeds it unused on the CPUs it covers, and only on those.
+# Over idle windows of $IDLE s, from the usage counters of the states
+# deeper than $HOLD us on every online CPU:
+#  - with no constraint, every CPU enters one of them (the checks below
+#    could not fail otherwise);
+#  - while "$HOLD" is held through /dev/acceptable_latency, no counter moves
+#    on any CPU, counted from the moment the write returns: the write is a
+#    synchronous call, and a CPU idle in a deeper state has left it by then;
+#  - the same while $HOLD is held through /dev/cpu_dma_latency, a binary
+#    s32; that write does not wait for the CPUs, so the window starts a
+#    moment after it;
+#  - while "$HOLD cpus=1" is held, no counter moves on CPU 1, counted from
+#    the write's return, and every other CPU enters a deep state;
+#  - after close, CPU 1 enters a deep state again.
+#
+# Needs two CPUs whose cpuidle driver has a state deeper than $HOLD us;
+# skips as a whole without.  KTAP output through kselftest/ktap_helpers.sh;
+# ktap_test_result runs its command word-split, so each check is a function
+# of no argument.
+
+DIR=$(dirname "$(readlink -f "$0")")
+# shellcheck source=/dev/null
+. "$DIR/../kselftest/ktap_helpers.sh"
+
+HOLD=10			# usecs: above no state but the shallowest ones
+CPU=1			# the CPU of the per-CPU constraint
+IDLE=2			# seconds of idle per observation
+DEV=/dev/acceptable_latency
+QOS=/dev/cpu_dma_latency
+LISTING=/proc/latency_constraints
+NTESTS=9
+
+cpu_dir() { echo "/sys/devices/system/cpu/cpu$1"; }
+
+# The online CPUs, one word each, from a list such as "0-3" or "0,2-3".
+online_cpus() {
+	tr ',' '\n' </sys/devices/system/cpu/online |
+	while IFS=- read -r a b; do
+		seq "$a" "${b:-$a}"
+	done | tr '\n' ' '
+}
+
+# States of CPU 0 deeper than $HOLD, by cpuidle index.
+deep_states() {
+	for s in "$(cpu_dir 0)"/cpuidle/state*; do
+		[ "$(cat "$s/latency")" -gt "$HOLD" ] && echo "${s##*/state}"
+	done | tr '\n' ' '
+}
+
+# The deep-state usage counters of every CPU, one word each: cpu:state:usage
+snapshot() {
+	for c in $CPUS; do
+		for s in $DEEP; do
+			read -r u <"$(cpu_dir "$c")/cpuidle/state$s/usage"
+			printf '%s:%s:%s ' "$c" "$s" "$u"
+		done
+	done
+}
+
+# $moved: the CPUs (one word each) whose deep-state counters moved between
+# $before and now.
+moved_since() {
+	after=$(snapshot)
+	moved=
+	for a in $after; do
+		case " $before " in
+		*" $a "*) ;;
+		*) case " $moved " in
+		   *" ${a%%:*} "*) ;;
+		   *) moved="$moved${a%%:*} " ;;
+		   esac ;;
+		esac
+	done
+}
+
+idle_window() {	# the counters now, $IDLE s of idle, the CPUs that moved
+	before=$(snapshot)
+	sleep "$IDLE"
+	moved_since
+}
+
+# The checks, on $moved and $wrc.
+all_moved() {
+	for c in $CPUS; do
+		case " $moved " in *" $c "*) ;; *) return 1 ;; esac
+	done
+}
+none_moved() { [ -z "$moved" ]; }
+others_moved() {
+	for c in $CPUS; do
+		[ "$c" = "$CPU" ] && continue
+		case " $moved " in *" $c "*) ;; *) return 1 ;; esac
+	done
+}
+cpu_unmoved() { case " $moved " in *" $CPU "*) return 1 ;; esac; }
+cpu_moved() { ! cpu_unmoved; }
+accepted() { [ "$wrc" -eq 0 ]; }
+# The listing shows our holder of /dev/cpu_dma_latency at $HOLD.
+qos_listed() {
+	awk -v p=$$ -v v=$HOLD '$1 !~ /^#/ && $4 == p && $2 == v { f = 1 }
+		END { exit !f }' $LISTING
+}
+
+# write_dev TEXT: one write() of TEXT through fd 3; $wrc 0 on success.
+write_dev() {
+	wrc=0
+	echo "$1" >&3 || wrc=1
+}
+
+ktap_print_header
+
+CPUS=$(online_cpus)
+if [ ! -c "$DEV" ] || [ ! -c "$QOS" ] || [ ! -r "$LISTING" ]; then
+	ktap_skip_all "needs $DEV, $QOS and $LISTING"
+	exit "$KSFT_SKIP"
+fi
+case " $CPUS " in
+*" $CPU "*) ;;
+*)
+	ktap_skip_all "needs CPU $CPU online (online: $CPUS)"
+	exit "$KSFT_SKIP"
+	;;
+esac
+if [ ! -d "$(cpu_dir 0)/cpuidle" ]; then
+	ktap_skip_all "no cpuidle driver"
+	exit "$KSFT_SKIP"
+fi
+DEEP=$(deep_states)
+if [ -z "$DEEP" ]; then
+	ktap_skip_all "no idle state deeper than $HOLD us"
+	exit "$KSFT_SKIP"
+fi
+
+ktap_set_plan $NTESTS
+ktap_print_msg "driver $(cat /sys/devices/system/cpu/cpuidle/current_driver)," \
+	"governor $(cat /sys/devices/system/cpu/cpuidle/current_governor_ro);" \
+	"CPUs $CPUS; states deeper than $HOLD us: $DEEP"
+
+# 1
+idle_window
+ktap_test_result "no constraint: every CPU enters a state deeper than $HOLD us (moved: $moved)" \
+	all_moved
+
+# 2-3: for all CPUs, through /dev/acceptable_latency
+exec 3>"$DEV"
+write_dev "$HOLD"
+before=$(snapshot)
+ktap_test_result "$DEV accepts '$HOLD'" accepted
+sleep "$IDLE"
+moved_since
+ktap_test_result "'$HOLD' held: no CPU enters a deeper state once the write returned (moved: $moved)" \
+	none_moved
+exec 3>&-
+
+# 4-5: for all CPUs, through /dev/cpu_dma_latency
+exec 4>"$QOS"
+# A 4-byte write is a binary s32: $HOLD, little endian.
+printf "\\$(printf %03o "$HOLD")\\000\\000\\000" >&4
+sleep 0.2
+ktap_test_result "$QOS holds $HOLD, listed" qos_listed
+idle_window
+ktap_test_result "$HOLD held through $QOS: no CPU enters a deeper state (moved: $moved)" \
+	none_moved
+exec 4>&-
+
+# 6-8: for CPU $CPU alone
+exec 3>"$DEV"
+write_dev "$HOLD cpus=$CPU"
+before=$(snapshot)
+ktap_test_result "$DEV accepts '$HOLD cpus=$CPU'" accepted
+sleep "$IDLE"
+moved_since
+ktap_test_result "'$HOLD cpus=$CPU' held: CPU $CPU enters no deeper state once the write returned (moved: $moved)" \
+	cpu_unmoved
+ktap_test_result "'$HOLD cpus=$CPU' held: every other CPU enters a deeper state (moved: $moved)" \
+	others_moved
+exec 3>&-
+
+# 9: released
+idle_window
+ktap_test_result "after close, CPU $CPU enters a state deeper than $HOLD us again (moved: $moved)" \
+	cpu_moved
+
+ktap_finished

@@ -1,0 +1,125 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# When a synchronous call that tightens the constraint returns, no CPU is
+# idle in a state deeper than it allows: a CPU sleeping too deep was woken.
+#
+# CPU $CPU is left idle in its deepest state; this shell, on CPU 0, then
+# writes "$HOLD" to /dev/acceptable_latency (a synchronous call: the write
+# returns when the constraint is in effect on every CPU) and reads CPU
+# $CPU's usage counter of that state at once.  cpuidle counts an entry when
+# the CPU leaves the state, so the counter has moved if the CPU was woken;
+# without the wake-up, a tickless CPU would sleep on until its next timer,
+# typically hundreds of milliseconds.  Repeated $TRIALS times, between
+# writes of a constraint that allows the state again: the CPU must have
+# left the state at all but at most $SPARE of them (it may happen to be
+# awake, or in a shallower state, when the write comes).  The same reads
+# without a write show how rarely the CPU leaves the state by itself in
+# that moment.
+#
+# Needs a CPU $CPU whose deepest state is deeper than $HOLD us and really
+# sleeps: an idle CPU stays in it for $MIN_STAY us on average or more (a
+# tickless kernel, a driver whose state waits for an interrupt).  Skips as
+# a whole without, as on a state that returns at once.  KTAP output through
+# kselftest/ktap_helpers.sh.
+
+DIR=$(dirname "$(readlink -f "$0")")
+# shellcheck source=/dev/null
+. "$DIR/../kselftest/ktap_helpers.sh"
+
+HOLD=10			# usecs: forbids every state deeper than that
+LOOSE=100000		# usecs: forbids no state of a real driver
+CPU=1
+TRIALS=10
+SPARE=1
+SETTLE=0.3		# seconds of idle before each write: CPU $CPU goes deep
+MIN_STAY=20000		# usecs: an average stay that only a real sleep gives
+DEV=/dev/acceptable_latency
+NTESTS=3
+
+st=/sys/devices/system/cpu/cpu$CPU/cpuidle
+
+deepest_state() {
+	for s in "$st"/state*; do
+		echo "$(cat "$s/latency") ${s##*/state}"
+	done | sort -n | tail -n 1 | cut -d' ' -f2
+}
+
+# The checks.
+accepted() { [ "$wrc" -eq 0 ]; }
+woken() { [ "$woken" -ge $((TRIALS - SPARE)) ]; }
+rarely_by_itself() { [ "$alone" -le "$SPARE" ]; }
+
+ktap_print_header
+
+if [ ! -c "$DEV" ] || [ ! -d "$st" ]; then
+	ktap_skip_all "needs $DEV and CPU $CPU with cpuidle"
+	exit "$KSFT_SKIP"
+fi
+DEEPEST=$(deepest_state)
+lat=$(cat "$st/state$DEEPEST/latency")
+if [ "$lat" -le "$HOLD" ]; then
+	ktap_skip_all "CPU $CPU has no state deeper than $HOLD us"
+	exit "$KSFT_SKIP"
+fi
+# Keep this shell and what it starts off CPU $CPU.
+if ! taskset -p 1 $$ >/dev/null; then
+	ktap_skip_all "cannot move to CPU 0 (taskset)"
+	exit "$KSFT_SKIP"
+fi
+
+usage=$st/state$DEEPEST/usage
+read -r u0 <"$usage"
+read -r t0 <"$st/state$DEEPEST/time"
+sleep 2
+read -r u1 <"$usage"
+read -r t1 <"$st/state$DEEPEST/time"
+n=$((u1 - u0))
+stay=0
+[ "$n" -gt 0 ] && stay=$(((t1 - t0) / n))
+ktap_print_msg "CPU $CPU, state $DEEPEST ($(cat "$st/state$DEEPEST/name")," \
+	"$lat us): $n entries, $((t1 - t0)) us in 2 s of idle"
+if [ "$n" -eq 0 ] || [ "$stay" -lt $MIN_STAY ]; then
+	ktap_skip_all "CPU $CPU does not stay in state $DEEPEST: $n entries," \
+		"$stay us on average (needs $MIN_STAY us: a tickless kernel," \
+		"a state that sleeps)"
+	exit "$KSFT_SKIP"
+fi
+
+ktap_set_plan $NTESTS
+
+exec 3>"$DEV"
+wrc=0
+echo $LOOSE >&3 || wrc=1
+ktap_test_result "$DEV accepts '$LOOSE'" accepted
+
+# The same reads around no write: how often CPU $CPU leaves by itself.
+alone=0
+i=0
+while [ $i -lt $TRIALS ]; do
+	sleep $SETTLE
+	read -r a <"$usage"
+	read -r b <"$usage"
+	[ "$b" -ne "$a" ] && alone=$((alone + 1))
+	i=$((i + 1))
+done
+
+woken=0
+i=0
+while [ $i -lt $TRIALS ]; do
+	sleep $SETTLE
+	read -r a <"$usage"
+	echo $HOLD >&3
+	read -r b <"$usage"
+	[ "$b" -ne "$a" ] && woken=$((woken + 1))
+	echo $LOOSE >&3
+	i=$((i + 1))
+done
+exec 3>&-
+
+ktap_test_result "CPU $CPU leaves state $DEEPEST by itself in at most $SPARE of $TRIALS reads ($alone)" \
+	rarely_by_itself
+ktap_test_result "'$HOLD' written: CPU $CPU has left state $DEEPEST when the write returns, in $woken of $TRIALS trials" \
+	woken
+
+ktap_finished
