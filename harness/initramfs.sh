@@ -3,7 +3,9 @@
 #
 # Pack the guest's initramfs: static busybox, harness/guest/init, the
 # kselftest install of tools/testing/selftests/latency/, the demo snippets
-# and the modules of the kernel just built.
+# and the modules of the kernel just built.  GUEST=arm64: for the arm64
+# guest, with Debian's arm64 busybox (install-deps.sh) and the selftests
+# cross-built; its runner lists only the programs of harness/arm64/programs.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,11 +14,20 @@ tree=$build/linux-source-6.12
 kbuild=${KBUILD_DIR:-$build/kbuild}
 root=$build/initramfs
 out=${INITRAMFS:-$build/initramfs.cpio.gz}
+busybox=/bin/busybox
+kselftest=$build/kselftest
+set --
+if [ "${GUEST:-}" = arm64 ]; then
+	root=$build/initramfs-arm64
+	busybox=$build/arm64/busybox
+	kselftest=$build/kselftest-arm64
+	set -- ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
+fi
 
 rm -rf "$root"
 mkdir -p "$root/bin" "$root/sbin" "$root/proc" "$root/sys" "$root/dev" \
 	"$root/tmp" "$root/demo.d" "$root/etc"
-cp /bin/busybox "$root/bin/busybox"
+cp "$busybox" "$root/bin/busybox"
 ln -s busybox "$root/bin/sh"
 cp "$top/harness/guest/init" "$root/init"
 echo "root:x:0:0:root:/:/bin/sh" >"$root/etc/passwd"
@@ -27,8 +38,23 @@ echo "nogroup:x:65534:" >>"$root/etc/group"
 # The selftests as the kselftest install lays them out, run in the guest
 # by its run_kselftest.sh: /kselftest/run_kselftest.sh, latency/, and the
 # runner's helpers in kselftest/.
-make -s -C "$tree/tools/testing/selftests" TARGETS=latency \
-	O="$build/kselftest" KSFT_INSTALL_PATH="$root/kselftest" install >/dev/null
+make -s -C "$tree/tools/testing/selftests" TARGETS=latency "$@" \
+	O="$kselftest" KSFT_INSTALL_PATH="$root/kselftest" install >/dev/null
+if [ "${GUEST:-}" = arm64 ]; then
+	# The runner's list (kselftest-list.txt, "latency:NAME" lines) keeps
+	# the programs of the arm64 guest; the others stay installed, for
+	# "-t latency:NAME" in make shell.
+	list=$root/kselftest/kselftest-list.txt
+	grep -v '^#' "$top/harness/arm64/programs" | grep . |
+		sed 's/^/latency:/' >"$list.new"
+	for p in $(cat "$list.new"); do
+		grep -qx "$p" "$list" || {
+			echo "initramfs: harness/arm64/programs: no ${p#latency:} in the selftests" >&2
+			exit 1
+		}
+	done
+	mv "$list.new" "$list"
+fi
 # The runner calls /usr/bin/timeout --foreground, which busybox lacks.
 mkdir -p "$root/usr/bin"
 install -m 755 "$top/harness/guest/timeout" "$root/usr/bin/timeout"
