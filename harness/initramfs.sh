@@ -3,9 +3,10 @@
 #
 # Pack the guest's initramfs: static busybox, harness/guest/init, the
 # kselftest install of tools/testing/selftests/latency/, the demo snippets
-# and the modules of the kernel just built.  GUEST=arm64: for the arm64
-# guest, with Debian's arm64 busybox (install-deps.sh) and the selftests
-# cross-built; its runner lists only the programs of harness/arm64/programs.
+# and the modules of the kernel just built.  The runner lists the programs
+# of harness/guest/programs.  GUEST=arm64: for the arm64 guest, with
+# Debian's arm64 busybox (install-deps.sh), the selftests cross-built and
+# the programs of harness/arm64/programs.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,11 +17,13 @@ root=$build/initramfs
 out=${INITRAMFS:-$build/initramfs.cpio.gz}
 busybox=/bin/busybox
 kselftest=$build/kselftest
+programs=$top/harness/guest/programs
 set --
 if [ "${GUEST:-}" = arm64 ]; then
 	root=$build/initramfs-arm64
 	busybox=$build/arm64/busybox
 	kselftest=$build/kselftest-arm64
+	programs=$top/harness/arm64/programs
 	set -- ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
 fi
 
@@ -40,21 +43,27 @@ echo "nogroup:x:65534:" >>"$root/etc/group"
 # runner's helpers in kselftest/.
 make -s -C "$tree/tools/testing/selftests" TARGETS=latency "$@" \
 	O="$kselftest" KSFT_INSTALL_PATH="$root/kselftest" install >/dev/null
-if [ "${GUEST:-}" = arm64 ]; then
-	# The runner's list (kselftest-list.txt, "latency:NAME" lines) keeps
-	# the programs of the arm64 guest; the others stay installed, for
-	# "-t latency:NAME" in make shell.
-	list=$root/kselftest/kselftest-list.txt
-	grep -v '^#' "$top/harness/arm64/programs" | grep . |
-		sed 's/^/latency:/' >"$list.new"
-	for p in $(cat "$list.new"); do
-		grep -qx "$p" "$list" || {
-			echo "initramfs: harness/arm64/programs: no ${p#latency:} in the selftests" >&2
-			exit 1
-		}
-	done
-	mv "$list.new" "$list"
-fi
+# The runner's list (kselftest-list.txt, "latency:NAME" lines) keeps the
+# programs of this guest; the others stay installed, for "-t latency:NAME"
+# in make shell.  A program no guest runs, or a name no program has, is
+# an error.
+list=$root/kselftest/kselftest-list.txt
+names() { grep -hv '^#' "$@" | grep . | sed 's/^/latency:/'; }
+for p in $(cat "$list"); do
+	names "$top/harness/guest/programs" "$top/harness/arm64/programs" |
+		grep -qx "$p" || {
+		echo "initramfs: ${p#latency:} is in no guest's programs (harness/*/programs)" >&2
+		exit 1
+	}
+done
+names "$programs" >"$list.new"
+for p in $(cat "$list.new"); do
+	grep -qx "$p" "$list" || {
+		echo "initramfs: $programs: no ${p#latency:} in the selftests" >&2
+		exit 1
+	}
+done
+mv "$list.new" "$list"
 # The runner calls /usr/bin/timeout --foreground, which busybox lacks.
 mkdir -p "$root/usr/bin"
 install -m 755 "$top/harness/guest/timeout" "$root/usr/bin/timeout"
