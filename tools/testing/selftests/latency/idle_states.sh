@@ -11,11 +11,15 @@
 #    on any CPU, counted from the moment the write returns: the write is a
 #    synchronous call, and a CPU idle in a deeper state has left it by then;
 #  - the same while $HOLD is held through /dev/cpu_dma_latency, a binary
-#    s32; that write does not wait for the CPUs, so the window starts a
-#    moment after it;
+#    s32; that write does not wait for the CPUs, so the window starts
+#    $ASYNC s after it;
 #  - while "$HOLD cpus=1" is held, no counter moves on CPU 1, counted from
 #    the write's return, and every other CPU enters a deep state;
 #  - after close, CPU 1 enters a deep state again.
+# Each constraint is set after $SETTLE s of idle, by this shell on CPU 0
+# with no process started in between: the other CPUs are idle then, in a
+# deep state as far as their governor chose one, and a CPU that the call
+# failed to wake would count its stay later, in the window.
 #
 # Needs two CPUs whose cpuidle driver has a state deeper than $HOLD us;
 # skips as a whole without.  KTAP output through kselftest/ktap_helpers.sh;
@@ -32,6 +36,8 @@ IDLE=2			# seconds of idle per observation
 DEV=/dev/acceptable_latency
 QOS=/dev/cpu_dma_latency
 LISTING=/proc/latency_constraints
+SETTLE=0.5		# seconds of idle before a constraint is set
+ASYNC=0.1		# seconds for the interrupts of an update that does not wait
 NTESTS=9
 
 cpu_dir() { echo "/sys/devices/system/cpu/cpu$1"; }
@@ -51,12 +57,14 @@ deep_states() {
 	done | tr '\n' ' '
 }
 
-# The deep-state usage counters of every CPU, one word each: cpu:state:usage
+# $snap: the deep-state usage counters of every CPU, one word each,
+# cpu:state:usage.  Read by the shell itself: a new process could wake a CPU.
 snapshot() {
+	snap=
 	for c in $CPUS; do
 		for s in $DEEP; do
-			read -r u <"$(cpu_dir "$c")/cpuidle/state$s/usage"
-			printf '%s:%s:%s ' "$c" "$s" "$u"
+			read -r u <"/sys/devices/system/cpu/cpu$c/cpuidle/state$s/usage"
+			snap="$snap$c:$s:$u "
 		done
 	done
 }
@@ -64,7 +72,8 @@ snapshot() {
 # $moved: the CPUs (one word each) whose deep-state counters moved between
 # $before and now.
 moved_since() {
-	after=$(snapshot)
+	snapshot
+	after=$snap
 	moved=
 	for a in $after; do
 		case " $before " in
@@ -78,7 +87,8 @@ moved_since() {
 }
 
 idle_window() {	# the counters now, $IDLE s of idle, the CPUs that moved
-	before=$(snapshot)
+	snapshot
+	before=$snap
 	sleep "$IDLE"
 	moved_since
 }
@@ -134,6 +144,11 @@ if [ -z "$DEEP" ]; then
 	ktap_skip_all "no idle state deeper than $HOLD us"
 	exit "$KSFT_SKIP"
 fi
+# This shell and what it starts stay on CPU 0.
+if ! taskset -p 1 $$ >/dev/null; then
+	ktap_skip_all "cannot move to CPU 0 (taskset)"
+	exit "$KSFT_SKIP"
+fi
 
 ktap_set_plan $NTESTS
 ktap_print_msg "driver $(cat /sys/devices/system/cpu/cpuidle/current_driver)," \
@@ -147,8 +162,10 @@ ktap_test_result "no constraint: every CPU enters a state deeper than $HOLD us (
 
 # 2-3: for all CPUs, through /dev/acceptable_latency
 exec 3>"$DEV"
+sleep $SETTLE
 write_dev "$HOLD"
-before=$(snapshot)
+snapshot
+before=$snap
 ktap_test_result "$DEV accepts '$HOLD'" accepted
 sleep "$IDLE"
 moved_since
@@ -159,18 +176,26 @@ exec 3>&-
 # 4-5: for all CPUs, through /dev/cpu_dma_latency
 exec 4>"$QOS"
 # A 4-byte write is a binary s32: $HOLD, little endian.
-printf "\\$(printf %03o "$HOLD")\\000\\000\\000" >&4
-sleep 0.2
+s32=$(printf '\\%03o\\000\\000\\000' "$HOLD")
+sleep $SETTLE
+# shellcheck disable=SC2059
+printf "$s32" >&4
+sleep $ASYNC
+snapshot
+before=$snap
 ktap_test_result "$QOS holds $HOLD, listed" qos_listed
-idle_window
+sleep "$IDLE"
+moved_since
 ktap_test_result "$HOLD held through $QOS: no CPU enters a deeper state (moved: $moved)" \
 	none_moved
 exec 4>&-
 
 # 6-8: for CPU $CPU alone
 exec 3>"$DEV"
+sleep $SETTLE
 write_dev "$HOLD cpus=$CPU"
-before=$(snapshot)
+snapshot
+before=$snap
 ktap_test_result "$DEV accepts '$HOLD cpus=$CPU'" accepted
 sleep "$IDLE"
 moved_since

@@ -14,8 +14,8 @@
 # writes of a constraint that allows the state again: the CPU must have
 # left the state at all but at most $SPARE of them (it may happen to be
 # awake, or in a shallower state, when the write comes).  The same reads
-# without a write show how rarely the CPU leaves the state by itself in
-# that moment.
+# around no write, printed for comparison, show how rarely the CPU leaves
+# the state by itself in that moment.
 #
 # Needs a CPU $CPU whose deepest state is deeper than $HOLD us and really
 # sleeps: an idle CPU stays in it for $MIN_STAY us on average or more (a
@@ -35,7 +35,7 @@ SPARE=1
 SETTLE=0.3		# seconds of idle before each write: CPU $CPU goes deep
 MIN_STAY=20000		# usecs: an average stay that only a real sleep gives
 DEV=/dev/acceptable_latency
-NTESTS=3
+NTESTS=2
 
 st=/sys/devices/system/cpu/cpu$CPU/cpuidle
 
@@ -48,7 +48,6 @@ deepest_state() {
 # The checks.
 accepted() { [ "$wrc" -eq 0 ]; }
 woken() { [ "$woken" -ge $((TRIALS - SPARE)) ]; }
-rarely_by_itself() { [ "$alone" -le "$SPARE" ]; }
 
 ktap_print_header
 
@@ -117,8 +116,8 @@ while [ $i -lt $TRIALS ]; do
 done
 exec 3>&-
 
-ktap_test_result "CPU $CPU leaves state $DEEPEST by itself in at most $SPARE of $TRIALS reads ($alone)" \
-	rarely_by_itself
+ktap_print_msg "with no write between the reads, CPU $CPU had left state" \
+	"$DEEPEST in $alone of $TRIALS trials"
 ktap_test_result "'$HOLD' written: CPU $CPU has left state $DEEPEST when the write returns, in $woken of $TRIALS trials" \
 	woken
 
