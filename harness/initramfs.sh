@@ -20,6 +20,8 @@ kselftest=$build/kselftest
 programs=$top/harness/guest/programs
 set --
 if [ "${GUEST:-}" = arm64 ]; then
+	kbuild=${KBUILD_DIR:-$build/kbuild-arm64}
+	out=${INITRAMFS:-$build/initramfs-arm64.cpio.gz}
 	root=$build/initramfs-arm64
 	busybox=$build/arm64/busybox
 	kselftest=$build/kselftest-arm64
