@@ -169,7 +169,7 @@ before=$snap
 ktap_test_result "$DEV accepts '$HOLD'" accepted
 sleep "$IDLE"
 moved_since
-ktap_test_result "'$HOLD' held: no CPU enters a deeper state once the write returned (moved: $moved)" \
+ktap_test_result "'$HOLD' held: no CPU goes deeper after the write (moved: $moved)" \
 	none_moved
 exec 3>&-
 
@@ -199,9 +199,9 @@ before=$snap
 ktap_test_result "$DEV accepts '$HOLD cpus=$CPU'" accepted
 sleep "$IDLE"
 moved_since
-ktap_test_result "'$HOLD cpus=$CPU' held: CPU $CPU enters no deeper state once the write returned (moved: $moved)" \
+ktap_test_result "'$HOLD cpus=$CPU' held: CPU $CPU goes no deeper after the write (moved: $moved)" \
 	cpu_unmoved
-ktap_test_result "'$HOLD cpus=$CPU' held: every other CPU enters a deeper state (moved: $moved)" \
+ktap_test_result "'$HOLD cpus=$CPU' held: every other CPU goes deeper (moved: $moved)" \
 	others_moved
 exec 3>&-
 

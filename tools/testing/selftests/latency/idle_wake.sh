@@ -118,7 +118,7 @@ exec 3>&-
 
 ktap_print_msg "with no write between the reads, CPU $CPU had left state" \
 	"$DEEPEST in $alone of $TRIALS trials"
-ktap_test_result "'$HOLD' written: CPU $CPU has left state $DEEPEST when the write returns, in $woken of $TRIALS trials" \
+ktap_test_result "'$HOLD' written: CPU $CPU had left state $DEEPEST on return ($woken of $TRIALS)" \
 	woken
 
 ktap_finished
