@@ -51,20 +51,20 @@ make -s -C "$tree/tools/testing/selftests" TARGETS=latency "$@" \
 # an error.
 list=$root/kselftest/kselftest-list.txt
 names() { grep -hv '^#' "$@" | grep . | sed 's/^/latency:/'; }
-for p in $(cat "$list"); do
+while read -r p; do
 	names "$top/harness/guest/programs" "$top/harness/arm64/programs" |
 		grep -qx "$p" || {
 		echo "initramfs: ${p#latency:} is in no guest's programs (harness/*/programs)" >&2
 		exit 1
 	}
-done
+done <"$list"
 names "$programs" >"$list.new"
-for p in $(cat "$list.new"); do
+while read -r p; do
 	grep -qx "$p" "$list" || {
 		echo "initramfs: $programs: no ${p#latency:} in the selftests" >&2
 		exit 1
 	}
-done
+done <"$list.new"
 mv "$list.new" "$list"
 # The runner calls /usr/bin/timeout --foreground, which busybox lacks.
 mkdir -p "$root/usr/bin"

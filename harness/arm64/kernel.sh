@@ -32,10 +32,10 @@ make -s "$@" KCONFIG_ALLCONFIG="$frag" allnoconfig >"$kbuild/config.log" 2>&1 ||
 	cat "$kbuild/config.log" >&2
 	exit 1
 }
-lost=
-for opt in $(grep -o '^CONFIG_[A-Za-z0-9_]*=.*' "$frag"); do
-	grep -qx "$opt" "$kbuild/.config" || lost="$lost $opt"
-done
+lost=$(grep -o '^CONFIG_[A-Za-z0-9_]*=.*' "$frag" |
+	while read -r opt; do
+		grep -qx "$opt" "$kbuild/.config" || printf ' %s' "$opt"
+	done)
 if [ -n "$lost" ]; then
 	echo "kernel: arm64: not in .config after allnoconfig:$lost" >&2
 	exit 1
@@ -46,4 +46,6 @@ make "$@" -j"$(nproc)" Image >"$kbuild/build.log" 2>&1 || {
 	exit 1
 }
 end=$(date +%s)
-echo "kernel: built arm64 $(cat "$kbuild/include/config/kernel.release") in $((end - start)) s; ccache: $(ccache -s 2>/dev/null | awk '/Hits:/ && !h {h=$0} END {print h}' | sed 's/  */ /g')"
+hits=$(ccache -s 2>/dev/null | awk '/Hits:/ && !h { h = $0 } END { print h }' |
+	sed 's/  */ /g')
+echo "kernel: built arm64 $(cat "$kbuild/include/config/kernel.release") in $((end - start)) s; ccache:$hits"
