@@ -59,7 +59,9 @@ test)
 	if [ -n "$arm64" ]; then
 		rm -f "$alog" "$alog.summary"
 		echo "run: booting the arm64 guest (console in $alog)"
-		$arm64 "$top/harness/boot.sh" test "$alog"
+		# A guest that did not start is judged as one that did not finish.
+		$arm64 "$top/harness/boot.sh" test "$alog" ||
+			echo "run: the arm64 guest did not start" >>"$alog"
 	fi
 	t2=$(date +%s)
 	echo "run: build $((t1 - t0)) s, boot and tests $((t2 - t1)) s"
@@ -103,12 +105,15 @@ test)
 			echo "run: arm64 guest FAILED; the last 40 lines of $alog:"
 			tail -n 40 "$alog" | sed 's/^/  | /'
 		fi
-		# One closing line: the sum of both.
+		# One closing line: the sum of both; a judge that printed no
+		# count is one failure.
 		{
 			sed '$d' "$log.summary"
 			sed -e '$d' -e 's/^/arm64: /' "$alog.summary"
-			tail -q -n 1 "$log.summary" "$alog.summary" | awk '
-				{ p += $1; f += $3; s += $5 }
+			for f in "$log.summary" "$alog.summary"; do
+				tail -n 1 "$f" | grep -x '[0-9]* passed, [0-9]* failed, [0-9]* skipped' ||
+					echo "0 passed, 1 failed, 0 skipped"
+			done | awk '{ p += $1; f += $3; s += $5 }
 				END { print p " passed, " f " failed, " s " skipped" }'
 		} >"$log.summary.all"
 		mv "$log.summary.all" "$log.summary"
