@@ -19,7 +19,8 @@
 # Each constraint is set after $SETTLE s of idle, by this shell on CPU 0
 # with no process started in between: the other CPUs are idle then, in a
 # deep state as far as their governor chose one, and a CPU that the call
-# failed to wake would count its stay later, in the window.
+# failed to wake would count its stay later, in the window, at the latest
+# when a program started on each CPU ends every stay at its end.
 #
 # Needs two CPUs whose cpuidle driver has a state deeper than $HOLD us;
 # skips as a whole without.  KTAP output through kselftest/ktap_helpers.sh;
@@ -69,9 +70,19 @@ snapshot() {
 	done
 }
 
+# Make every CPU leave its idle state, by starting a program there:
+# cpuidle counts a stay when it ends, and a tickless CPU may stay for
+# seconds.
+kick() {
+	for c in $CPUS; do
+		taskset "$(printf %x $((1 << c)))" true
+	done
+}
+
 # $moved: the CPUs (one word each) whose deep-state counters moved between
-# $before and now.
+# $before and now, every CPU made to leave its state first.
 moved_since() {
+	kick
 	snapshot
 	after=$snap
 	moved=

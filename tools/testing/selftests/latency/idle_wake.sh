@@ -7,15 +7,18 @@
 # CPU $CPU is left idle in its deepest state; this shell, on CPU 0, then
 # writes "$HOLD" to /dev/acceptable_latency (a synchronous call: the write
 # returns when the constraint is in effect on every CPU) and reads CPU
-# $CPU's usage counter of that state at once.  cpuidle counts an entry when
-# the CPU leaves the state, so the counter has moved if the CPU was woken;
-# without the wake-up, a tickless CPU would sleep on until its next timer,
-# typically hundreds of milliseconds.  Repeated $TRIALS times, between
-# writes of a constraint that allows the state again: the CPU must have
-# left the state at all but at most $SPARE of them (it may happen to be
-# awake, or in a shallower state, when the write comes).  The same reads
-# around no write, printed for comparison, show how rarely the CPU leaves
-# the state by itself in that moment.
+# $CPU's usage counter of that state at once, and again $WATCH s later,
+# the constraint still held.  cpuidle counts an entry when the CPU leaves
+# the state, and no CPU can enter it while the constraint is held: a count
+# that moves after the write returned is a stay that the write should have
+# ended.  Repeated $TRIALS times, between writes of a constraint that allows
+# the state again:
+#  - no stay in the state ends after the write returned ("late");
+#  - in at least half of the trials the CPU was in the state at the write
+#    and had left it when the write returned ("woken"), so that the first
+#    check could fail (it may also be awake, or in a shallower state).
+# Without the wake-up, a tickless CPU sleeps on until its next timer,
+# typically for hundreds of milliseconds.
 #
 # Needs a CPU $CPU whose deepest state is deeper than $HOLD us and really
 # sleeps: an idle CPU stays in it for $MIN_STAY us on average or more (a
@@ -30,12 +33,12 @@ DIR=$(dirname "$(readlink -f "$0")")
 HOLD=10			# usecs: forbids every state deeper than that
 LOOSE=100000		# usecs: forbids no state of a real driver
 CPU=1
-TRIALS=10
-SPARE=1
+TRIALS=20
 SETTLE=0.3		# seconds of idle before each write: CPU $CPU goes deep
+WATCH=0.5		# seconds the constraint is held after each write
 MIN_STAY=20000		# usecs: an average stay that only a real sleep gives
 DEV=/dev/acceptable_latency
-NTESTS=2
+NTESTS=3
 
 st=/sys/devices/system/cpu/cpu$CPU/cpuidle
 
@@ -47,7 +50,8 @@ deepest_state() {
 
 # The checks.
 accepted() { [ "$wrc" -eq 0 ]; }
-woken() { [ "$woken" -ge $((TRIALS - SPARE)) ]; }
+none_late() { [ "$late" -eq 0 ]; }
+half_woken() { [ $((2 * woken)) -ge "$TRIALS" ]; }
 
 ktap_print_header
 
@@ -92,33 +96,28 @@ wrc=0
 echo $LOOSE >&3 || wrc=1
 ktap_test_result "$DEV accepts '$LOOSE'" accepted
 
-# The same reads around no write: how often CPU $CPU leaves by itself.
-alone=0
-i=0
-while [ $i -lt $TRIALS ]; do
-	sleep $SETTLE
-	read -r a <"$usage"
-	read -r b <"$usage"
-	[ "$b" -ne "$a" ] && alone=$((alone + 1))
-	i=$((i + 1))
-done
-
 woken=0
+late=0
 i=0
 while [ $i -lt $TRIALS ]; do
 	sleep $SETTLE
 	read -r a <"$usage"
 	echo $HOLD >&3
 	read -r b <"$usage"
-	[ "$b" -ne "$a" ] && woken=$((woken + 1))
+	sleep $WATCH
+	read -r c <"$usage"
 	echo $LOOSE >&3
+	[ "$b" -ne "$a" ] && woken=$((woken + 1))
+	[ "$c" -ne "$b" ] && late=$((late + 1))
 	i=$((i + 1))
 done
 exec 3>&-
 
-ktap_print_msg "with no write between the reads, CPU $CPU had left state" \
-	"$DEEPEST in $alone of $TRIALS trials"
-ktap_test_result "'$HOLD' written: CPU $CPU had left state $DEEPEST on return ($woken of $TRIALS)" \
-	woken
+ktap_print_msg "CPU $CPU, $TRIALS writes of '$HOLD': left state $DEEPEST by the" \
+	"return $woken times, after it $late times"
+ktap_test_result "'$HOLD' written: no stay of CPU $CPU in state $DEEPEST outlives the write ($late)" \
+	none_late
+ktap_test_result "CPU $CPU was woken from state $DEEPEST by at least half of the writes ($woken)" \
+	half_woken
 
 ktap_finished
