@@ -31,8 +31,10 @@ export INITRAMFS=$build/initramfs$suffix.cpio.gz
 arm64=
 if [ "$mode" = test ] && [ -z "$suffix" ] && [ "${ARM64:-1}" != 0 ]; then
 	arm64="env GUEST=arm64 KBUILD_DIR=$build/kbuild-arm64 INITRAMFS=$build/initramfs-arm64.cpio.gz"
-	$arm64 "$top/harness/kernel.sh"
-	$arm64 "$top/harness/initramfs.sh"
+	# A kernel that does not build fails that guest, not the other.
+	arm64_built=1
+	{ $arm64 "$top/harness/kernel.sh" && $arm64 "$top/harness/initramfs.sh"; } ||
+		arm64_built=
 fi
 t1=$(date +%s)
 
@@ -60,8 +62,11 @@ test)
 		rm -f "$alog" "$alog.summary"
 		echo "run: booting the arm64 guest (console in $alog)"
 		# A guest that did not start is judged as one that did not finish.
-		$arm64 "$top/harness/boot.sh" test "$alog" ||
+		if [ -z "$arm64_built" ]; then
+			echo "run: the arm64 guest's kernel or initramfs did not build" >"$alog"
+		elif ! $arm64 "$top/harness/boot.sh" test "$alog"; then
 			echo "run: the arm64 guest did not start" >>"$alog"
+		fi
 	fi
 	t2=$(date +%s)
 	echo "run: build $((t1 - t0)) s, boot and tests $((t2 - t1)) s"
