@@ -104,6 +104,7 @@ test)
 	if [ -n "$arm64" ]; then
 		arc=0
 		GUEST=arm64 TREE=$build/linux-source-6.12 python3 "$top/harness/summary.py" \
+			--manifest "$top/harness/manifest/arm64.txt" --no-skip \
 			"$alog" >"$alog.summary" || arc=$?
 		if [ $arc -ne 0 ]; then
 			rc=1
