@@ -3,7 +3,9 @@
 # The latency-constraint series on Linux 6.12: see README.
 #
 #   make demo    build the patched kernel, boot it in QEMU, show the subsystem
-#   make test    build, boot, run every KUnit case and in-guest test
+#   make test    build, boot, run every KUnit case and in-guest test, in
+#                the x86_64 guest (acpi_idle) and in the arm64 guest
+#                (cpuidle-psci, tickless; harness/arm64/, ARM64=0 skips it)
 #   make test-hardened  the same tests on KASAN, lockdep, kmemleak, ...
 #   make test-kcsan     the same tests on KCSAN (data races)
 #   make test-rt        the same tests on PREEMPT_RT with lockdep's raw
@@ -21,6 +23,7 @@
 #   make kernel  apply the series to build/linux-source-6.12 and build it
 #   make apply   only lay the series over the base tree
 #   make shell   boot the test kernel into an interactive busybox shell
+#                (GUEST=arm64 make shell: the arm64 guest's)
 #   make deps    install the Debian packages the rest needs
 #   make clean   forget the kernel build (keeps the unpacked tree and ccache)
 #   make distclean  remove build/ entirely

@@ -6,7 +6,9 @@
 # 4 CPUs for test, 2 otherwise), with the SSDTs of harness/acpi/ giving the
 # CPUs deeper C-states.  The console goes to LOG (test) or to the terminal
 # (demo, shell).  SMP=N (1 to 4) sets the number of vCPUs, QEMU_ARGS adds
-# QEMU options.
+# QEMU options.  GUEST=arm64: the arm64 guest instead (QEMU -M virt, TCG,
+# the kernel of build/kbuild-arm64), its idle states in the device tree of
+# harness/arm64/dtb.sh.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,42 +21,61 @@ test)	smp=${SMP:-4} ;;
 *)	smp=${SMP:-2} ;;
 esac
 
-acpi=
-mkdir -p "$build/acpi"
-# An SSDT names each CPU QEMU declares, and no other: built per CPU count,
-# with -D CPU1 ... for the CPUs after the first.
-defs=
-i=1
-while [ "$i" -lt "$smp" ]; do
-	defs="$defs -D CPU$i"
-	i=$((i + 1))
-done
-for asl in "$top"/harness/acpi/*.asl; do
-	[ -f "$asl" ] || continue
-	aml=$build/acpi/$(basename "$asl" .asl)-$smp.aml
-	if [ ! -f "$aml" ] || [ "$asl" -nt "$aml" ]; then
-		# shellcheck disable=SC2086
-		iasl $defs -p "${aml%.aml}" "$asl" >"$build/acpi/iasl.log" 2>&1 || {
-			cat "$build/acpi/iasl.log" >&2
-			exit 1
-		}
-	fi
-	acpi="$acpi -acpitable file=$aml"
-done
-
-append="console=ttyS0 panic=-1 latency_harness=$mode ${KERNEL_ARGS:-}"
+append="panic=-1 latency_harness=$mode ${KERNEL_ARGS:-}"
 case $mode in
 test)	;;
 *)	append="$append kunit.enable=0 quiet" ;;
 esac
 
-# shellcheck disable=SC2086
-set -- qemu-system-x86_64 -M pc -accel tcg -cpu max -smp "$smp" -m 1G \
-	-nodefaults -nographic -serial stdio -no-reboot \
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-	-kernel "$kbuild/arch/x86/boot/bzImage" \
-	-initrd "${INITRAMFS:-$build/initramfs.cpio.gz}" $acpi -append "$append" \
-	${QEMU_ARGS:-}
+case ${GUEST:-x86_64} in
+arm64)
+	# PSCI through hvc, a GICv2, the PL011 UART as the console.
+	machine="-M virt -accel tcg -cpu cortex-a57 -smp $smp -m 1G"
+	dtb=$build/arm64/virt-smp$smp.dtb
+	mkdir -p "$build/arm64"
+	# shellcheck disable=SC2086
+	"$top/harness/arm64/dtb.sh" "$dtb" $machine
+	kbuild=${KBUILD_DIR:-$build/kbuild-arm64}
+	# shellcheck disable=SC2086
+	set -- qemu-system-aarch64 $machine -nodefaults -nographic \
+		-serial stdio -no-reboot -dtb "$dtb" \
+		-kernel "$kbuild/arch/arm64/boot/Image" \
+		-initrd "${INITRAMFS:-$build/initramfs-arm64.cpio.gz}" \
+		-append "console=ttyAMA0 $append" ${QEMU_ARGS:-}
+	;;
+*)
+	acpi=
+	mkdir -p "$build/acpi"
+	# An SSDT names each CPU QEMU declares, and no other: built per CPU
+	# count, with -D CPU1 ... for the CPUs after the first.
+	defs=
+	i=1
+	while [ "$i" -lt "$smp" ]; do
+		defs="$defs -D CPU$i"
+		i=$((i + 1))
+	done
+	for asl in "$top"/harness/acpi/*.asl; do
+		[ -f "$asl" ] || continue
+		aml=$build/acpi/$(basename "$asl" .asl)-$smp.aml
+		if [ ! -f "$aml" ] || [ "$asl" -nt "$aml" ]; then
+			# shellcheck disable=SC2086
+			iasl $defs -p "${aml%.aml}" "$asl" >"$build/acpi/iasl.log" 2>&1 || {
+				cat "$build/acpi/iasl.log" >&2
+				exit 1
+			}
+		fi
+		acpi="$acpi -acpitable file=$aml"
+	done
+
+	# shellcheck disable=SC2086
+	set -- qemu-system-x86_64 -M pc -accel tcg -cpu max -smp "$smp" -m 1G \
+		-nodefaults -nographic -serial stdio -no-reboot \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+		-kernel "$kbuild/arch/x86/boot/bzImage" \
+		-initrd "${INITRAMFS:-$build/initramfs.cpio.gz}" $acpi \
+		-append "console=ttyS0 $append" ${QEMU_ARGS:-}
+	;;
+esac
 
 case $mode in
 test)

@@ -3,6 +3,8 @@
 #
 # Build the patched kernel with kunit.py: one configuration, the kunit.py
 # x86_64 defaults plus harness/config/*.config, serves every boot.
+# GUEST=arm64: the arm64 guest's kernel instead, cross-built from
+# allnoconfig plus harness/arm64/kernel.config.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,6 +14,10 @@ kbuild=${KBUILD_DIR:-$build/kbuild}
 flavour=${FLAVOUR:-}	# empty, or the name of an extra fragment set
 
 "$top/harness/apply.sh"
+
+if [ "${GUEST:-}" = arm64 ]; then
+	exec "$top/harness/arm64/kernel.sh"
+fi
 
 cfg=$build/kunitconfig${flavour:+-$flavour}
 cat "$top"/harness/config/*.config >"$cfg.new"

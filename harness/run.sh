@@ -4,8 +4,10 @@
 # harness/run.sh test|demo: the two commands of the README.
 #   test: build, boot once, run every KUnit case at boot and every in-guest
 #         test, run the host's tests of harness/tests/, judge the log
-#         against the guest's manifest (harness/manifest/); the last line
-#         is "N passed, N failed, N skipped".
+#         against the guest's manifest (harness/manifest/); the same in the
+#         arm64 guest (harness/arm64/; not with a FLAVOUR, not with
+#         ARM64=0); the last line is "N passed, N failed, N skipped" over
+#         both.
 #   demo: build, boot, show the subsystem at work, and fail when what it
 #         shows is not what it claims.
 set -eu
@@ -25,6 +27,15 @@ export INITRAMFS=$build/initramfs$suffix.cpio.gz
 "$top/harness/install-deps.sh"
 "$top/harness/kernel.sh"
 "$top/harness/initramfs.sh"
+# The arm64 guest: cpuidle-psci, tickless, an idle state that really sleeps.
+arm64=
+if [ "$mode" = test ] && [ -z "$suffix" ] && [ "${ARM64:-1}" != 0 ]; then
+	arm64="env GUEST=arm64 KBUILD_DIR=$build/kbuild-arm64 INITRAMFS=$build/initramfs-arm64.cpio.gz"
+	# A kernel that does not build fails that guest, not the other.
+	arm64_built=1
+	{ $arm64 "$top/harness/kernel.sh" && $arm64 "$top/harness/initramfs.sh"; } ||
+		arm64_built=
+fi
 t1=$(date +%s)
 
 case $mode in
@@ -51,6 +62,17 @@ test)
 	esac
 	KERNEL_ARGS="${KERNEL_ARGS:-} latency.cpus=1-3:900000 $torture" \
 		"$top/harness/boot.sh" test "$log"
+	alog=$build/test-arm64-console.log
+	if [ -n "$arm64" ]; then
+		rm -f "$alog" "$alog.summary"
+		echo "run: booting the arm64 guest (console in $alog)"
+		# A guest that did not start is judged as one that did not finish.
+		if [ -z "$arm64_built" ]; then
+			echo "run: the arm64 guest's kernel or initramfs did not build" >"$alog"
+		elif ! $arm64 "$top/harness/boot.sh" test "$alog"; then
+			echo "run: the arm64 guest did not start" >>"$alog"
+		fi
+	fi
 	t2=$(date +%s)
 	echo "run: build $((t1 - t0)) s, boot and tests $((t2 - t1)) s"
 	rc=0
@@ -83,6 +105,29 @@ test)
 	if [ $rc -ne 0 ]; then
 		echo "run: FAILED; the last 40 lines of $log:"
 		tail -n 40 "$log" | sed 's/^/  | /'
+	fi
+	if [ -n "$arm64" ]; then
+		arc=0
+		GUEST=arm64 TREE=$build/linux-source-6.12 python3 "$top/harness/summary.py" \
+			--manifest "$top/harness/manifest/arm64.txt" --no-skip \
+			"$alog" >"$alog.summary" || arc=$?
+		if [ $arc -ne 0 ]; then
+			rc=1
+			echo "run: arm64 guest FAILED; the last 40 lines of $alog:"
+			tail -n 40 "$alog" | sed 's/^/  | /'
+		fi
+		# One closing line: the sum of both; a judge that printed no
+		# count is one failure.
+		{
+			sed '$d' "$log.summary"
+			sed -e '$d' -e 's/^/arm64: /' "$alog.summary"
+			for f in "$log.summary" "$alog.summary"; do
+				tail -n 1 "$f" | grep -x '[0-9]* passed, [0-9]* failed, [0-9]* skipped' ||
+					echo "0 passed, 1 failed, 0 skipped"
+			done | awk '{ p += $1; f += $3; s += $5 }
+				END { print p " passed, " f " failed, " s " skipped" }'
+		} >"$log.summary.all"
+		mv "$log.summary.all" "$log.summary"
 	fi
 	# The closing count stays the last line.
 	cat "$log.summary"
