@@ -103,6 +103,10 @@ while [ $i -lt $TRIALS ]; do
 	sleep $SETTLE
 	read -r a <"$usage"
 	echo $HOLD >&3
+	# cpuidle counts the stay once the woken CPU has taken the interrupt
+	# the write waited for, a few microseconds after the write returns;
+	# a stay the write failed to end lasts until the CPU's next timer.
+	sleep 0.02
 	read -r b <"$usage"
 	sleep $WATCH
 	read -r c <"$usage"
