@@ -71,17 +71,22 @@ bench_boot() {
 	echo "$1 $(($(date +%s) - start))" >>"$build/bench-times.new"
 }
 
+# lines NAME: the console of a run, without what the BIOS and its
+# screen clears leave in front of the guest's first line.
+lines() {
+	sed 's/.*\x1b\[2J//' "$build/bench-$1-console.log"
+}
+
 # table NAME: the table of a run (all but the axis lines).
 table() {
-	grep -a -e '^cpus' -e '^ *N ' -e '^ *[0-9]' -e '^ipis' \
-		"$build/bench-$1-console.log"
+	lines "$1" | grep -e '^cpus' -e '^ *N ' -e '^ *[0-9]' -e '^ipis'
 }
 
 # axis NAME...: the axis lines of the runs, grouped by operation, in the
 # order the benchmark prints them.
 axis() {
 	for n in "$@"; do
-		grep -a '^axis' "$build/bench-$n-console.log"
+		lines "$n" | grep '^axis'
 	done | awk '$3 == "cpus," { print "# " $0; next }
 		$3 == "operation" { if (!h++) print; next }
 		$1 == "axis" && $2 ~ /^[0-9]+$/ {
