@@ -4,8 +4,9 @@
 # make bench: boot the test kernel with 2 and then 4 vCPUs and run
 # lib/latency_benchmark.c, our registry against CPU latency QoS, then once
 # more counting instructions instead of time (QEMU -icount); its CPU-count
-# axis with 2, 16 and 64 vCPUs, timed and in instructions; then count the
-# instructions the series adds to each idle entry in cpuidle_enter_state().
+# axis, timed with 2, 16, 32 and 64 vCPUs (BENCH_AXIS_CPUS) and in
+# instructions with one; then count the instructions the series adds to
+# each idle entry in cpuidle_enter_state().
 # The results go to build/bench-results.txt, and to the terminal at the
 # end; a run that gives no table fails.
 set -eu
@@ -141,7 +142,7 @@ SMP=1 QEMU_ARGS="-icount shift=0" \
 	echo "## instructions per operation: 1 vCPU, QEMU -icount shift=0 (1 ns = 1 instruction)"
 	table icount
 	echo
-	echo "## CPU-count axis, timed with 2, 16, 64 vCPUs online: ns per call"
+	echo "## CPU-count axis, timed with 2 and ${BENCH_AXIS_CPUS:-16 32 64} vCPUs: ns per call"
 	echo "## (noisy under TCG: the trend, not the verdict; no irqoff timed, see below)"
 	axis $(for n in 2 ${BENCH_AXIS_CPUS:-16 32 64}; do
 		grep -a -q '^done' "$build/bench-$n-console.log" && echo "$n"
