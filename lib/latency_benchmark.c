@@ -666,7 +666,7 @@ static int bench_table(void)
 
 /*
  * The CPU-count axis ("axis" lines), which latency_benchmark.rows=axis runs
- * alone, so that a guest of 64 vCPUs under TCG finishes in minutes: with
+ * alone, so that a guest of many vCPUs under TCG runs nothing else: with
  * BENCH_AXIS_N holders of each form, the cost of one call of
  *
  *   sys-update  latency_request_update() of a request for all CPUs that
