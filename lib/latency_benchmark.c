@@ -59,12 +59,16 @@
  * registry figure is taken at more than twice the 6.12 one's N.  Under QEMU
  * TCG only ratios within one run mean anything.
  *
+ * Then, unless latency_benchmark.rows=table, the CPU-count axis: see
+ * bench_axis() below.
+ *
  * Built in only: pm_qos_update_target() is not exported to modules.
  */
 
 #define pr_fmt(fmt) "latency_benchmark: " fmt
 
 #include <linux/cpumask.h>
+#include <linux/hw_breakpoint.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
@@ -73,7 +77,10 @@
 #include <linux/mutex.h>
 #include <linux/pm_qos.h>
 #include <linux/sched.h>
+#include <linux/timex.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <asm/sections.h>
 #include <trace/events/latency.h>
 #include <trace/events/power.h>
 
@@ -572,21 +579,14 @@ static void bench_line(unsigned int n, const char *op, u64 named, u64 handle,
 	bench_line((n), (op), __n, __h, __q, __o, (loops));		\
 } while (0)
 
-static int bench_run(void)
+/* The table: every operation with N = 1 to 10000 holders of each form. */
+static int bench_table(void)
 {
 	static const unsigned int sizes[] = { 1, 10, 100, 1000, 10000 };
 	const unsigned int qloops = 100000, uloops = 1000, wloops = 100;
-	struct bench_old_request kernel_old = {};
-	bool have_kernel_old = false;
 	struct bench_side s = {};
 	unsigned int k;
 	int ret = 0;
-
-	/* 6.12 has no built-in "kernel" constraint: give it one alike. */
-	if (system_latency_constraint() < INFINITE_LATENCY) {
-		bench_old_add(&kernel_old, system_latency_constraint());
-		have_kernel_old = true;
-	}
 
 	ret = register_trace_latency_idle_wake(bench_count_wake, NULL);
 	if (ret)
@@ -659,11 +659,389 @@ static int bench_run(void)
 		bench_empty(&s);
 	}
 	bench_empty(&s);
+	unregister_trace_latency_idle_wake(bench_count_wake, NULL);
+	tracepoint_synchronize_unregister();
+	return ret;
+}
+
+/*
+ * The CPU-count axis ("axis" lines), which latency_benchmark.rows=axis runs
+ * alone, so that a guest of many vCPUs under TCG runs nothing else: with
+ * BENCH_AXIS_N holders of each form, the cost of one call of
+ *
+ *   sys-update  latency_request_update() of a request for all CPUs that
+ *               changes the system value (500 <-> 600 us)
+ *   sys-modify  modify_acceptable_latency() alike
+ *   sys-set     set_acceptable_latency() alike, which checks every online
+ *               CPU before it returns (none is too deep for 500 us)
+ *   qos-update  cpu_latency_qos_update_request() alike
+ *   qos-same    the same above every other holder: no limit changes
+ *   qos-add+rm  cpu_latency_qos_add_request() + _remove_request()
+ *   cpu-update  latency_request_update() of a request for CPU 0 alone that
+ *               changes CPU 0's limit
+ *   cpu-set     set_acceptable_latency_cpus() alike
+ *
+ * against the 6.12 call where 6.12 has one (its update of a request, which
+ * wakes every idle CPU when the target changes, for the sys- rows), each
+ * called through a pointer, less an empty call through the same pointer;
+ * and the longest interrupts-off section of one call: from the write that
+ * takes the registry's raw lock (6.12: pm_qos_lock) to the write that
+ * releases it, seen by a hardware write watchpoint on the lock word, less
+ * the same for an empty lock and unlock (the trap's own cost).  The
+ * sections of the runqueue locks that wake_up_if_idle() takes for each
+ * CPU it wakes are not counted: one CPU's each.  pm_qos_lock is static:
+ * latency_benchmark.qos_lock gives its address less that of
+ * latency_system (System.map); without it, its column is "-".
+ *
+ * By default each figure is the best of BENCH_RUNS loops of calls;
+ * latency_benchmark.percall=1 times each call alone and takes, for the
+ * calls to each of the two values, the fewest (for QEMU -icount, where
+ * the clock counts instructions and the vCPUs run in turn, so that a loop
+ * would also count what the other vCPUs ran meanwhile), and only then
+ * measures the sections, call by call, the fewest for each value, the
+ * larger of the two: with interrupts off, only another vCPU run in
+ * between can stretch one.  Timed under TCG, the watchpoint's trap costs
+ * tens of microseconds, whose noise is all a section would show.
+ */
+#define BENCH_AXIS_N	10
+
+static char *bench_rows = "all";
+module_param_named(rows, bench_rows, charp, 0644);
+MODULE_PARM_DESC(rows, "what to run: table, axis (the CPU-count axis) or all");
+
+static bool bench_percall;
+module_param_named(percall, bench_percall, bool, 0644);
+MODULE_PARM_DESC(percall, "time each call of the axis alone (QEMU -icount)");
+
+static long bench_qos_lock;
+module_param_named(qos_lock, bench_qos_lock, long, 0444);
+MODULE_PARM_DESC(qos_lock, "address of pm_qos_lock less that of latency_system");
+
+typedef void (*bench_op_t)(struct bench_side *s, int usecs);
+
+/*
+ * The axis's clock: ns; with percall, the CPU's cycle counter, which QEMU
+ * -icount shift=0 advances by one per instruction (its HPET, the guest's
+ * clocksource, ticks every 10 instructions).
+ */
+static u64 bench_clock(void)
+{
+	return bench_percall ? get_cycles() : ktime_get_mono_fast_ns();
+}
+
+static struct pm_qos_request bench_extra_req;
+static struct bench_old_request bench_extra_old;
+
+static void bench_op_none(struct bench_side *s, int usecs)
+{
+}
+
+static void bench_op_sys_update(struct bench_side *s, int usecs)
+{
+	latency_request_update(&s->handle, usecs);
+}
+
+static void bench_op_sys_modify(struct bench_side *s, int usecs)
+{
+	modify_acceptable_latency(s->ids[0], usecs);
+}
+
+static void bench_op_sys_set(struct bench_side *s, int usecs)
+{
+	set_acceptable_latency(s->ids[0], usecs);
+}
+
+static void bench_op_qos_update(struct bench_side *s, int usecs)
+{
+	cpu_latency_qos_update_request(&s->reqs[0], usecs);
+}
+
+static void bench_op_qos_addrm(struct bench_side *s, int usecs)
+{
+	cpu_latency_qos_add_request(&bench_extra_req, usecs);
+	cpu_latency_qos_remove_request(&bench_extra_req);
+}
+
+static void bench_op_cpu_update(struct bench_side *s, int usecs)
+{
+	latency_request_update(&s->cpu_handle, usecs);
+}
+
+static void bench_op_cpu_set(struct bench_side *s, int usecs)
+{
+	set_acceptable_latency_cpus(s->cpu_ids[0], usecs, cpumask_of(0));
+}
+
+static void bench_op_old_update(struct bench_side *s, int usecs)
+{
+	bench_old_update(&s->olds[0], usecs);
+}
+
+static void bench_op_old_addrm(struct bench_side *s, int usecs)
+{
+	bench_old_add(&bench_extra_old, usecs);
+	bench_old_remove(&bench_extra_old);
+}
+
+static const struct bench_axis_row {
+	const char *name;
+	bench_op_t ours, old;	/* old NULL: 6.12 has no such call */
+	int a, b;
+} bench_axis_rows[] = {
+	{ "sys-update", bench_op_sys_update, bench_op_old_update, 500, 600 },
+	{ "sys-modify", bench_op_sys_modify, bench_op_old_update, 500, 600 },
+	{ "sys-set", bench_op_sys_set, bench_op_old_update, 500, 600 },
+	{ "qos-update", bench_op_qos_update, bench_op_old_update, 500, 600 },
+	{ "qos-same", bench_op_qos_update, bench_op_old_update, 950001, 950002 },
+	{ "qos-add+rm", bench_op_qos_addrm, bench_op_old_addrm, 500000, 500000 },
+	{ "cpu-update", bench_op_cpu_update, NULL, 500, 600 },
+	{ "cpu-set", bench_op_cpu_set, NULL, 500, 600 },
+};
+
+/*
+ * A lock watched for the length of its sections: when it was taken, and
+ * the longest section since ->max was last cleared.  One holder at a time
+ * by definition, so one record serves every CPU.
+ */
+struct bench_watch {
+	raw_spinlock_t *lock;
+	struct perf_event * __percpu *bp;
+	u64 t0;
+	u64 max;
+	u64 empty;	/* an empty lock and unlock */
+};
+
+static struct bench_watch bench_watch_registry, bench_watch_qos;
+
+/* After each write to the lock word: taken or released. */
+static void bench_watch_hit(struct perf_event *bp,
+			    struct perf_sample_data *data,
+			    struct pt_regs *regs)
+{
+	struct bench_watch *w = bp->overflow_handler_context;
+	u64 now = bench_clock();
+
+	if (raw_spin_is_locked(w->lock)) {
+		w->t0 = now;
+	} else if (w->t0) {
+		WRITE_ONCE(w->max, max(w->max, now - w->t0));
+		w->t0 = 0;
+	}
+}
+
+static void bench_watch_stop(struct bench_watch *w)
+{
+	if (w->bp)
+		unregister_wide_hw_breakpoint(w->bp);
+	w->bp = NULL;
+}
+
+/* Watch @w's lock on every CPU and measure an empty section of it. */
+static int bench_watch_start(struct bench_watch *w)
+{
+	struct perf_event * __percpu *bp;
+	struct perf_event_attr attr;
+	unsigned long flags;
+	unsigned int i;
+
+	if (!w->lock)
+		return -ENOENT;
+	hw_breakpoint_init(&attr);
+	attr.bp_addr = (unsigned long)w->lock;
+	attr.bp_len = HW_BREAKPOINT_LEN_4;
+	attr.bp_type = HW_BREAKPOINT_W;
+	bp = register_wide_hw_breakpoint(&attr, bench_watch_hit, w);
+	if (IS_ERR_OR_NULL(bp))
+		return bp ? PTR_ERR(bp) : -ENODEV;
+	w->bp = bp;
+	w->t0 = 0;
+	w->empty = U64_MAX;
+	for (i = 0; i < 100; i++) {
+		WRITE_ONCE(w->max, 0);
+		raw_spin_lock_irqsave(w->lock, flags);
+		raw_spin_unlock_irqrestore(w->lock, flags);
+		w->empty = min(w->empty, READ_ONCE(w->max));
+	}
+	if (!w->empty) {	/* the watchpoint never fired */
+		bench_watch_stop(w);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+/*
+ * The longest section of @w in one call of @op, @loops calls alternating
+ * between @a and @b: the fewest for each value, the larger of the two,
+ * less an empty section.  BENCH_NONE without @op or a watchpoint.
+ */
+static noinline u64 bench_axis_irqoff(struct bench_watch *w, bench_op_t op,
+				      struct bench_side *s,
+				      unsigned int loops, int a, int b)
+{
+	u64 best[2] = { U64_MAX, U64_MAX }, worst;
+	unsigned int i;
+
+	if (!op || !w->bp)
+		return BENCH_NONE;
+	for (i = 0; i < loops; i++) {
+		WRITE_ONCE(w->max, 0);
+		op(s, i & 1 ? a : b);
+		best[i & 1] = min(best[i & 1], READ_ONCE(w->max));
+	}
+	worst = max(best[0], best[1]);
+	return worst > w->empty ? worst - w->empty : 0;
+}
+
+/* @loops calls of @op: their total, or the fewest for each value summed. */
+static noinline u64 bench_axis_time(bench_op_t op, struct bench_side *s,
+				    unsigned int loops, int a, int b)
+{
+	u64 best[2] = { U64_MAX, U64_MAX }, t0;
+	unsigned int i;
+
+	OPTIMIZER_HIDE_VAR(op);
+	if (!bench_percall) {
+		t0 = bench_clock();
+		for (i = 0; i < loops; i++)
+			op(s, i & 1 ? a : b);
+		return bench_clock() - t0;
+	}
+	for (i = 0; i < loops; i++) {
+		t0 = bench_clock();
+		op(s, i & 1 ? a : b);
+		t0 = bench_clock() - t0;
+		best[i & 1] = min(best[i & 1], t0);
+	}
+	return best[0] + best[1];
+}
+
+/* ns (instructions under -icount) per call of a row less an empty call. */
+static u64 bench_axis_per_call(u64 total, u64 empty, unsigned int loops)
+{
+	if (total == BENCH_NONE)
+		return BENCH_NONE;
+	total = total > empty ? total - empty : 0;
+	return div_u64(total, bench_percall ? 2 : loops);
+}
+
+static int bench_axis(void)
+{
+	const unsigned int loops = bench_percall ? 100 : 200, iloops = 20;
+	u64 ours[ARRAY_SIZE(bench_axis_rows)], old[ARRAY_SIZE(bench_axis_rows)];
+	unsigned int cpus = num_online_cpus(), k, r;
+	struct bench_side s = {};
+	int ret, qret;
+
+	ret = bench_fill(&s, BENCH_AXIS_N);
+	if (ret)
+		goto out;
+	synchronize_acceptable_latency();
+	for (k = 0; k < ARRAY_SIZE(bench_axis_rows); k++) {
+		const struct bench_axis_row *row = &bench_axis_rows[k];
+		u64 e = U64_MAX, o = U64_MAX, q = U64_MAX;
+
+		/* As the table's rows, the runs of each form alternate. */
+		for (r = 0; r < BENCH_RUNS; r++) {
+			e = min(e, bench_axis_time(bench_op_none, &s, loops,
+						   row->a, row->b));
+			o = min(o, bench_axis_time(row->ours, &s, loops,
+						   row->a, row->b));
+			if (row->old)
+				q = min(q, bench_axis_time(row->old, &s, loops,
+							   row->a, row->b));
+		}
+		ours[k] = bench_axis_per_call(o, e, loops);
+		old[k] = row->old ? bench_axis_per_call(q, e, loops) : BENCH_NONE;
+		if (row->a != row->b) {
+			row->ours(&s, bench_value(0));
+			if (row->old)
+				row->old(&s, bench_value(0));
+		}
+	}
+
+	bench_watch_registry.lock = &latency_system.lock;
+	bench_watch_qos.lock = NULL;
+	if (bench_qos_lock) {
+		unsigned long addr = (unsigned long)&latency_system +
+				     bench_qos_lock;
+		spinlock_t *l = (spinlock_t *)addr;
+
+		/* A sanity check of the offset: static data, aligned. */
+		if (addr >= (unsigned long)_sdata && addr < (unsigned long)_end &&
+		    IS_ALIGNED(addr, sizeof(u32)))
+			bench_watch_qos.lock = &l->rlock;
+	}
+	/*
+	 * Timed, a trap costs tens of us under TCG, and its noise is all a
+	 * section would show: sections are counted in instructions only.
+	 */
+	ret = bench_percall ? bench_watch_start(&bench_watch_registry) : -EOPNOTSUPP;
+	qret = bench_percall ? bench_watch_start(&bench_watch_qos) : -EOPNOTSUPP;
+	if (ret && ret != -EOPNOTSUPP)
+		pr_info("axis: no watchpoint on the registry lock (%d)\n", ret);
+	if (qret && qret != -EOPNOTSUPP)
+		pr_info("axis: no watchpoint on pm_qos_lock (%d)\n", qret);
+	pr_info("axis %4u cpus online, %u possible, %u holders of each form; %s; an empty section: registry %lld, pm_qos_lock %lld\n",
+		cpus, num_possible_cpus(), BENCH_AXIS_N,
+		bench_percall ? "the fewest of one call alone" :
+				"the best loop of calls",
+		ret ? -1LL : (s64)bench_watch_registry.empty,
+		qret ? -1LL : (s64)bench_watch_qos.empty);
+	pr_info("axis %6s %8s %-10s %8s %8s %9s %8s %8s\n", "online",
+		"possible", "operation", "ours", "6.12", "ours/6.12", "irqoff",
+		"6.12");
+	for (k = 0; k < ARRAY_SIZE(bench_axis_rows); k++) {
+		const struct bench_axis_row *row = &bench_axis_rows[k];
+		char on[24], qn[24], ratio[24], oi[24], qi[24];
+		u64 io, iq;
+
+		io = bench_axis_irqoff(&bench_watch_registry, row->ours, &s,
+				       iloops, row->a, row->b);
+		iq = bench_axis_irqoff(&bench_watch_qos, row->old, &s,
+				       iloops, row->a, row->b);
+		if (row->a != row->b) {
+			row->ours(&s, bench_value(0));
+			if (row->old)
+				row->old(&s, bench_value(0));
+		}
+		bench_ns(on, sizeof(on), ours[k], 1);
+		bench_ns(qn, sizeof(qn), old[k], 1);
+		bench_ratio(ratio, sizeof(ratio), ours[k], old[k]);
+		bench_ns(oi, sizeof(oi), io, 1);
+		bench_ns(qi, sizeof(qi), iq, 1);
+		pr_info("axis %6u %8u %-10s %8s %8s %9s %8s %8s\n", cpus,
+			num_possible_cpus(), row->name, on, qn, ratio, oi, qi);
+	}
+	bench_watch_stop(&bench_watch_registry);
+	bench_watch_stop(&bench_watch_qos);
+	ret = 0;
+out:
+	bench_empty(&s);
+	return ret;
+}
+
+static int bench_run(void)
+{
+	struct bench_old_request kernel_old = {};
+	bool have_kernel_old = false;
+	bool table = strcmp(bench_rows, "axis");
+	bool axis = strcmp(bench_rows, "table");
+	int ret = 0;
+
+	if (table && axis && strcmp(bench_rows, "all"))
+		return -EINVAL;
+	/* 6.12 has no built-in "kernel" constraint: give it one alike. */
+	if (system_latency_constraint() < INFINITE_LATENCY) {
+		bench_old_add(&kernel_old, system_latency_constraint());
+		have_kernel_old = true;
+	}
+	if (table)
+		ret = bench_table();
+	if (axis && !ret)
+		ret = bench_axis();
 	if (have_kernel_old)
 		bench_old_remove(&kernel_old);
 	synchronize_acceptable_latency();
-	unregister_trace_latency_idle_wake(bench_count_wake, NULL);
-	tracepoint_synchronize_unregister();
 	pr_info("done\n");
 	return ret;
 }
