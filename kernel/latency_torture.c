@@ -64,6 +64,12 @@ static int torture_value(void)
 	return torture_values[get_random_u32_below(ARRAY_SIZE(torture_values))];
 }
 
+static bool torture_online(int cpu)
+{
+	/* Racy on purpose: the onoff thread takes CPUs offline meanwhile. */
+	return data_race(cpu_online(cpu));
+}
+
 /*
  * After a synchronous call made for @usecs on the CPUs of @cpus: each
  * online one must publish a state that fits, once it has had @settle_us
@@ -74,17 +80,19 @@ static void torture_check(const struct cpumask *cpus, int usecs)
 	u64 limit_ns = (u64)usecs * NSEC_PER_USEC;
 	int cpu, i;
 
-	for_each_cpu_and(cpu, cpus, cpu_online_mask) {
+	for_each_cpu(cpu, cpus) {
 		u32 exit_ns = 0;
 
+		if (!torture_online(cpu))
+			continue;
 		atomic_long_inc(&torture_checks);
 		for (i = 0; i <= settle_us; i++) {
 			exit_ns = READ_ONCE(per_cpu(latency_idle, cpu).exit_ns);
-			if (exit_ns <= limit_ns || !cpu_online(cpu))
+			if (exit_ns <= limit_ns || !torture_online(cpu))
 				break;
 			udelay(1);
 		}
-		if (exit_ns > limit_ns && cpu_online(cpu)) {
+		if (exit_ns > limit_ns && torture_online(cpu)) {
 			atomic_long_inc(&torture_violations);
 			pr_err("CPU%d idle in a state of %u ns, %d us after a call for %d us returned (limit now %d)\n",
 			       cpu, exit_ns, settle_us, usecs,
