@@ -58,6 +58,14 @@ class Verdict:
         self.problems.append(text)
         self.failed += failures
 
+    def count(self, kind, name, ok, fail, skip):
+        """Print one suite's or program's line and add its counts."""
+        print('%-8s %-24s %3d passed, %d failed, %d skipped' %
+              (kind, name, ok, fail, skip))
+        self.passed += ok
+        self.failed += fail
+        self.skipped += skip
+
 
 def load_parser(tree):
     """The tree's KTAP parser, tools/testing/kunit/kunit_parser.py."""
@@ -126,13 +134,9 @@ def judge_kunit(kp, lines, v, seen, none_at_boot):
     for suite in main.subtests:
         c = suite.counts
         fail = c.failed + c.crashed
-        print('kunit    %-24s %3d passed, %d failed, %d skipped' %
-              (suite.name, c.passed, fail, c.skipped))
+        v.count('kunit', suite.name, c.passed, fail, c.skipped)
         for name in failed_leaves(kp, suite):
             print('kunit FAILED: %s.%s' % (suite.name, name))
-        v.passed += c.passed
-        v.failed += fail
-        v.skipped += c.skipped
         seen[('kunit', suite.name or '(unnamed)')] = (results(c), c.skipped,
                                                        False)
 
@@ -191,11 +195,7 @@ def judge_program(kp, name, body, outer, v, seen):
             v.problems.append('%s: kunit_parser reported %d errors' %
                               (name, c.errors))
             fail += 1
-    print('selftest %-24s %3d passed, %d failed, %d skipped' %
-          (name, ok, fail, skip))
-    v.passed += ok
-    v.failed += fail
-    v.skipped += skip
+    v.count('selftest', name, ok, fail, skip)
     seen[('selftest', name)] = (results(c), skip, bool(skip_all))
 
 
@@ -283,11 +283,7 @@ def judge_host(arg, v):
     elif int(rc) != 0 and fail == 0:
         v.problems.append('%s: exit code %s' % (name, rc))
         fail += 1
-    print('host     %-24s %3d passed, %d failed, %d skipped' %
-          (name, ok, fail, skip))
-    v.passed += ok
-    v.failed += fail
-    v.skipped += skip
+    v.count('host', name, ok, fail, skip)
 
 
 def judge_log(lines, v, booted):
