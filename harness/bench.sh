@@ -153,6 +153,12 @@ SMP=1 QEMU_ARGS="-icount shift=0" \
 	echo "## (6.12: pm_qos_lock), in instructions"
 	axis icount-axis
 	echo
+	echo "## A read of /proc/latency_constraints (its timer ticks 10 ms: 100"
+	echo "## reads, less 100 of a one-line file, cat's own cost)"
+	for n in 2 4 ${BENCH_AXIS_CPUS:-16 32 64}; do
+		[ -f "$build/bench-$n-console.log" ] && lines "$n" | grep -a '^listing:'
+	done
+	echo
 	echo "# Added work on each idle entry, counted in the instructions of"
 	echo "# cpuidle_enter_state() as compiled in this build, against the same"
 	echo "# function compiled from the pristine 6.12 source with the same flags."

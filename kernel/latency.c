@@ -441,7 +441,7 @@ static struct cpumask latency_wake_mask;
  * until its next wake-up, never latency.
  */
 VISIBLE_IF_KUNIT enum latency_wake
-latency_idle_decide(s64 old_ns, s64 new_ns, u32 exit_ns, u32 next_ns)
+latency_idle_decide(s64 old_ns, s64 new_ns, u64 exit_ns, u32 next_ns)
 {
 	if (exit_ns > new_ns)
 		return LATENCY_WAKE_DEEP;
@@ -501,7 +501,7 @@ static void latency_idle_wake(const struct latency_change *ch, bool wait)
 			continue;
 		limit = latency_usecs_to_ns(cpu_latency_constraint(cpu));
 		switch (latency_idle_decide(latency_usecs_to_ns(old), limit,
-					    READ_ONCE(li->exit_ns),
+					    latency_idle_exit_ns(cpu),
 					    READ_ONCE(li->next_ns))) {
 		case LATENCY_WAKE_DEEP:
 			deep++;

@@ -97,7 +97,7 @@ enum latency_wake {
 #if IS_ENABLED(CONFIG_KUNIT)
 struct kernel_param;
 void latency_workfn(struct work_struct *work);
-enum latency_wake latency_idle_decide(s64 old_ns, s64 new_ns, u32 exit_ns,
+enum latency_wake latency_idle_decide(s64 old_ns, s64 new_ns, u64 exit_ns,
 				      u32 next_ns);
 struct latency_constraint *latency_alloc(size_t len);
 int latency_kernel_param_set(const char *val, const struct kernel_param *kp);

@@ -81,20 +81,20 @@ static void torture_check(const struct cpumask *cpus, int usecs)
 	int cpu, i;
 
 	for_each_cpu(cpu, cpus) {
-		u32 exit_ns = 0;
+		u64 exit_ns = 0;
 
 		if (!torture_online(cpu))
 			continue;
 		atomic_long_inc(&torture_checks);
 		for (i = 0; i <= settle_us; i++) {
-			exit_ns = READ_ONCE(per_cpu(latency_idle, cpu).exit_ns);
+			exit_ns = latency_idle_exit_ns(cpu);
 			if (exit_ns <= limit_ns || !torture_online(cpu))
 				break;
 			udelay(1);
 		}
 		if (exit_ns > limit_ns && torture_online(cpu)) {
 			atomic_long_inc(&torture_violations);
-			pr_err("CPU%d idle in a state of %u ns, %d us after a call for %d us returned (limit now %d)\n",
+			pr_err("CPU%d idle in a state of %llu ns, %d us after a call for %d us returned (limit now %d)\n",
 			       cpu, exit_ns, settle_us, usecs,
 			       cpu_latency_constraint(cpu));
 		}

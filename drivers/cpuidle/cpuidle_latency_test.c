@@ -13,8 +13,12 @@
 #include <kunit/test.h>
 #include <kunit/visibility.h>
 #include <linux/cpuidle.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
 #include <linux/latency.h>
+#include <linux/pm_domain.h>
 #include <linux/pm_qos.h>
+#include <trace/events/latency.h>
 
 #include "cpuidle.h"
 
@@ -188,6 +192,148 @@ static void cpuidle_latency_forced_idle_left_alone(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, cpuidle_latency_applies(&dev, false));
 }
 
+#if IS_BUILTIN(CONFIG_CPUIDLE_LATENCY_KUNIT_TEST) && IS_ENABLED(CONFIG_PM_GENERIC_DOMAINS)
+/*
+ * A CPU power domain (genpd with the CPU governor, as cpuidle-psci's in
+ * OS-initiated mode) over one CPU, which a thread keeps "idle" in a state
+ * of 20 us: the thread publishes that state and spins with interrupts on,
+ * so that the CPU's own idle path rewrites nothing meanwhile.
+ */
+struct genpd_test {
+	struct genpd_power_state states[2];
+	struct generic_pm_domain pd;
+	struct task_struct *idle;
+	int cpu;
+	bool started, stop;
+};
+
+static atomic_t genpd_test_deep;
+
+static void genpd_test_probe(void *data, int old, int new, unsigned int deep,
+			     unsigned int shallow, bool wait)
+{
+	if (wait)
+		atomic_add(deep, &genpd_test_deep);
+}
+
+static int genpd_test_idle_fn(void *arg)
+{
+	struct genpd_test *t = arg;
+
+	preempt_disable();
+	WRITE_ONCE(this_cpu_ptr(&latency_idle)->exit_ns, 20 * US);
+	smp_mb();	/* as latency_idle_enter() */
+	WRITE_ONCE(t->started, true);
+	while (!READ_ONCE(t->stop))
+		cpu_relax();
+	WRITE_ONCE(this_cpu_ptr(&latency_idle)->exit_ns, 0);
+	preempt_enable();
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/* The governor's verdict, and the state it left the domain in. */
+static bool genpd_test_power_down_ok(struct genpd_test *t)
+{
+	struct cpuidle_device *dev = per_cpu(cpuidle_devices, t->cpu);
+
+	/* The CPU's next timer, which its idle path would have stored. */
+	if (dev)
+		WRITE_ONCE(dev->next_hrtimer, ktime_add_ms(ktime_get(), 1000));
+	return t->pd.gov->power_down_ok(&t->pd.domain);
+}
+
+static s64 genpd_test_domain_ns(struct genpd_test *t)
+{
+	return atomic64_read(&per_cpu(latency_idle, t->cpu).domain_ns);
+}
+
+/* A synchronous call for @usecs on the domain's CPU: the CPUs it interrupted. */
+static int genpd_test_sync_deep(struct kunit *test, struct genpd_test *t,
+				int usecs)
+{
+	atomic_set(&genpd_test_deep, 0);
+	KUNIT_EXPECT_EQ(test, 0, set_acceptable_latency_cpus(TEST_ID, usecs,
+							     cpumask_of(t->cpu)));
+	return atomic_read(&genpd_test_deep);
+}
+
+static void genpd_test_cleanup(void *data)
+{
+	struct genpd_test *t = data;
+
+	remove_acceptable_latency(TEST_ID);
+	synchronize_acceptable_latency();
+	WRITE_ONCE(t->stop, true);
+	if (t->idle)
+		kthread_stop(t->idle);
+	unregister_trace_latency_idle_wake(genpd_test_probe, NULL);
+	tracepoint_synchronize_unregister();
+	/* Powered on, the domain withdraws its latency, as genpd would. */
+	genpd_cpu_latency(&t->pd, 0);
+	pm_genpd_remove(&t->pd);
+}
+
+/*
+ * The CPU domain governor honours the constraints held for one CPU, not
+ * only the system value, and tells the registry what its state adds to its
+ * CPUs' wake-up: a constraint that a CPU's own state meets, but not with
+ * the domain's around it, interrupts that CPU.
+ */
+static void cpuidle_latency_genpd_cpu_domain(struct kunit *test)
+{
+	struct genpd_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	struct task_struct *idle;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->cpu = cpumask_last(cpu_online_mask);
+	if (!t->cpu)
+		kunit_skip(test, "needs a second online CPU");
+	/* A retention state of 10 us and a power-down of 80 us. */
+	t->states[0].power_on_latency_ns = 8 * US;
+	t->states[0].power_off_latency_ns = 2 * US;
+	t->states[1].power_on_latency_ns = 60 * US;
+	t->states[1].power_off_latency_ns = 20 * US;
+	t->pd.name = "kunit-cpu-domain";
+	t->pd.flags = GENPD_FLAG_CPU_DOMAIN | GENPD_FLAG_IRQ_SAFE;
+	t->pd.states = t->states;
+	t->pd.state_count = 2;
+	KUNIT_ASSERT_EQ(test, 0, pm_genpd_init(&t->pd, &pm_domain_cpu_gov,
+					       false));
+	cpumask_set_cpu(t->cpu, t->pd.cpus);
+	KUNIT_ASSERT_EQ(test, 0, register_trace_latency_idle_wake(genpd_test_probe,
+								  NULL));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   genpd_test_cleanup, t));
+	idle = kthread_run_on_cpu(genpd_test_idle_fn, t, t->cpu, "genpd_test/%u");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(idle));
+	t->idle = idle;
+	while (!READ_ONCE(t->started))
+		usleep_range(1000, 2000);
+
+	/* Nothing held for the CPU: the deepest state. */
+	KUNIT_EXPECT_EQ(test, 0, genpd_test_sync_deep(test, t, INFINITE_LATENCY));
+	KUNIT_EXPECT_TRUE(test, genpd_test_power_down_ok(t));
+	KUNIT_EXPECT_EQ(test, 1, t->pd.state_idx);
+	KUNIT_EXPECT_EQ(test, 80 * US, genpd_test_domain_ns(t));
+
+	/* 50 us for that CPU: 20 us of its own fit, 20 + 80 do not. */
+	KUNIT_EXPECT_GE(test, genpd_test_sync_deep(test, t, 50), 1);
+	/* And the domain, asked again, keeps to the retention state. */
+	KUNIT_EXPECT_TRUE(test, genpd_test_power_down_ok(t));
+	KUNIT_EXPECT_EQ(test, 0, t->pd.state_idx);
+	KUNIT_EXPECT_EQ(test, 10 * US, genpd_test_domain_ns(t));
+	/* 20 + 10 fit in 30: nobody is interrupted. */
+	KUNIT_EXPECT_EQ(test, 0, genpd_test_sync_deep(test, t, 30));
+
+	/* 5 us: the domain stays on and adds nothing. */
+	KUNIT_EXPECT_GE(test, genpd_test_sync_deep(test, t, 5), 1);
+	KUNIT_EXPECT_FALSE(test, genpd_test_power_down_ok(t));
+	KUNIT_EXPECT_EQ(test, 0, genpd_test_domain_ns(t));
+}
+#endif
+
 static void qos_test_cleanup(void *data)
 {
 	struct qos_test_ctx *ctx = data;
@@ -274,6 +420,9 @@ static struct kunit_case cpuidle_latency_cases[] = {
 	KUNIT_CASE(cpuidle_latency_governor_req_zero),
 	KUNIT_CASE(cpuidle_latency_forced_idle_left_alone),
 	KUNIT_CASE(cpuidle_latency_governor_req_infinite_ignored),
+#if IS_BUILTIN(CONFIG_CPUIDLE_LATENCY_KUNIT_TEST) && IS_ENABLED(CONFIG_PM_GENERIC_DOMAINS)
+	KUNIT_CASE(cpuidle_latency_genpd_cpu_domain),
+#endif
 	{}
 };
 

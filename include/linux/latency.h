@@ -14,6 +14,7 @@
 #ifndef _LINUX_LATENCY_H
 #define _LINUX_LATENCY_H
 
+#include <linux/atomic.h>
 #include <linux/compiler.h>
 #include <linux/cpumask.h>
 #include <linux/minmax.h>
@@ -460,17 +461,59 @@ static inline int unregister_latency_notifier(struct notifier_block *nb)
  *	which it cannot go
  * @next_ns: exit latency of the next deeper state of its cpuidle driver;
  *	0 when there is none or the CPU is not idle
+ * @domain_ns: what the CPU power domains it belongs to may add to that, in
+ *	ns: the sum, over the domains that may be powered off, of the latency
+ *	of the state each may be in (latency_domain_add())
  *
  * Private to cpuidle_enter_state() (through latency_idle_enter() and
- * latency_idle_exit()) and kernel/latency.c, which reads it to interrupt
- * only the CPUs a change concerns.  It is all the history there is: whether
- * a CPU must be interrupted depends on it and on the CPU's limit now.
+ * latency_idle_exit()), to the CPU power domain governor and to
+ * kernel/latency.c, which reads it to interrupt only the CPUs a change
+ * concerns.  It is all the history there is: whether a CPU must be
+ * interrupted depends on it and on the CPU's limit now.
  */
 struct latency_idle {
 	u32 exit_ns;
 	u32 next_ns;
+	atomic64_t domain_ns;
 };
 DECLARE_PER_CPU(struct latency_idle, latency_idle);
+
+/*
+ * What waking @cpu may take now: the exit latency of its idle state and of
+ * the power domain states around it.  Never less than the truth; more for
+ * a moment after a domain has powered on again.
+ */
+static inline u64 latency_idle_exit_ns(unsigned int cpu)
+{
+	struct latency_idle *li = per_cpu_ptr(&latency_idle, cpu);
+
+	return READ_ONCE(li->exit_ns) + atomic64_read(&li->domain_ns);
+}
+
+/**
+ * latency_domain_add - a CPU power domain's state adds latency to its CPUs
+ * @cpus: the CPUs of the domain
+ * @delta_ns: the change of what the domain adds, in ns: the latency of the
+ *	state it may enter, less what it added before; negative to withdraw
+ *
+ * For genpd, under the domain's lock, which keeps what the domain added.
+ * Before its governor reads the CPUs' limits (cpu_latency_constraint()),
+ * the domain adds the latency of the deepest state it considers; it lowers
+ * that to the state it chose, and withdraws it when it powers on.  The
+ * full barrier after a raise pairs with the one in latency_idle_wake(): a
+ * change of a limit either is seen by the governor, or sees the domain's
+ * latency and interrupts the CPUs it makes too deep.
+ */
+static inline void latency_domain_add(const struct cpumask *cpus, s64 delta_ns)
+{
+	int cpu;
+
+	if (!delta_ns)
+		return;
+	for_each_cpu(cpu, cpus)
+		atomic64_add(delta_ns, &per_cpu_ptr(&latency_idle, cpu)->domain_ns);
+	smp_mb__after_atomic();
+}
 
 /* A value in usecs as cpuidle compares it: ns, S64_MAX for no constraint. */
 static inline s64 latency_usecs_to_ns(int usecs)
@@ -614,6 +657,8 @@ static inline s64 latency_idle_enter(u64 exit_ns, u64 next_ns)
 
 static inline void latency_idle_lower(u64 exit_ns, u64 next_ns) {}
 static inline void latency_idle_exit(void) {}
+static inline void latency_domain_add(const struct cpumask *cpus,
+				      s64 delta_ns) {}
 #endif /* CONFIG_LATENCY */
 
 #endif /* _LINUX_LATENCY_H */

@@ -215,12 +215,6 @@ static bool latency_test_held(struct latency_request *req)
 	return READ_ONCE(req->registry);
 }
 
-/* The exit latency, in ns, of the state @cpu is idle in, 0 if not idle. */
-static u32 latency_idle_exit_ns(int cpu)
-{
-	return READ_ONCE(per_cpu(latency_idle, cpu).exit_ns);
-}
-
 /* Names this suite holds in the system registry. */
 #define KTEST_ID "kunit:latency"
 
@@ -1588,9 +1582,9 @@ static void latency_system_request(struct kunit *test)
  * polled for up to 100 us, as a CPU that published a state just before a
  * change demotes itself a few instructions later.
  */
-static u32 latency_idle_settled(int cpu, u32 limit_ns)
+static u64 latency_idle_settled(int cpu, u32 limit_ns)
 {
-	u32 exit_ns = 0;
+	u64 exit_ns = 0;
 	int i;
 
 	for (i = 0; i < 100; i++) {
