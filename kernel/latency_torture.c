@@ -20,8 +20,12 @@
  *
  * The module runs once, when loaded, and prints one line:
  *   latency_torture: changes=N checks=N violations=N offline=N
- * violations must be 0.  tools/testing/selftests/latency/torture.sh loads
- * it and turns the line into test results.
+ * violations must be 0; the counts stay readable as its parameters.  Built
+ * in, it runs at boot when "latency_torture.duration=N" is given.
+ * tools/testing/selftests/latency/torture.sh loads it, or reads what the
+ * boot's run counted, and turns the counts into test results.  With
+ * "idle_ms", each thread sleeps that long after each change, leaving the
+ * CPUs idle (deep, where a state really sleeps) for the next one to find.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -37,9 +41,9 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 
-static int duration = 10;
+static int duration = IS_MODULE(CONFIG_LATENCY_TORTURE_TEST) ? 10 : 0;
 module_param(duration, int, 0444);
-MODULE_PARM_DESC(duration, "seconds of torture");
+MODULE_PARM_DESC(duration, "seconds of torture (built in: 0, none)");
 static int nthreads = 4;
 module_param(nthreads, int, 0444);
 MODULE_PARM_DESC(nthreads, "number of threads changing constraints");
@@ -49,6 +53,16 @@ MODULE_PARM_DESC(onoff, "ms between CPU hotplug operations, 0 for none");
 static int settle_us = 100000;
 module_param(settle_us, int, 0444);
 MODULE_PARM_DESC(settle_us, "how long a CPU may take to demote itself");
+static int idle_ms;
+module_param(idle_ms, int, 0444);
+MODULE_PARM_DESC(idle_ms, "ms each thread sleeps after a change");
+
+/* The counts of the run, for torture.sh. */
+static long changes, checks, violations, offline;
+module_param(changes, long, 0444);
+module_param(checks, long, 0444);
+module_param(violations, long, 0444);
+module_param(offline, long, 0444);
 
 /* Values that cross the idle states of the test guests (C1-C3, WFI). */
 static const int torture_values[] = {
@@ -171,6 +185,8 @@ static int torture_thread_fn(void *arg)
 			usleep_range(50, 200);
 			break;
 		}
+		if (idle_ms > 0)
+			msleep(idle_ms);
 		cond_resched();
 	}
 	if (latency_request_active(&t->req))
@@ -242,6 +258,8 @@ static int __init latency_torture_init(void)
 	struct torture_thread *threads;
 	int i, ret = 0;
 
+	if (!IS_MODULE(CONFIG_LATENCY_TORTURE_TEST) && !duration)
+		return 0;
 	if (nthreads < 1 || duration < 1)
 		return -EINVAL;
 	threads = kcalloc(nthreads, sizeof(*threads), GFP_KERNEL);
@@ -306,17 +324,19 @@ stop:
 	remove_acceptable_latency("torture:irq");
 	remove_acceptable_latency("torture:irq-cpu0");
 	synchronize_acceptable_latency();
+	changes = atomic_long_read(&torture_changes);
+	checks = atomic_long_read(&torture_checks);
+	violations = atomic_long_read(&torture_violations);
+	offline = atomic_long_read(&torture_offline);
 	pr_info("changes=%ld checks=%ld violations=%ld offline=%ld\n",
-		atomic_long_read(&torture_changes),
-		atomic_long_read(&torture_checks),
-		atomic_long_read(&torture_violations),
-		atomic_long_read(&torture_offline));
+		changes, checks, violations, offline);
 out:
 	kfree(tasks);
 	kfree(threads);
 	return ret;
 }
-module_init(latency_torture_init);
+/* Built in: once the cpuidle drivers are up. */
+late_initcall(latency_torture_init);
 
 static void __exit latency_torture_exit(void)
 {
