@@ -153,8 +153,8 @@ SMP=1 QEMU_ARGS="-icount shift=0" \
 	echo "## (6.12: pm_qos_lock), in instructions"
 	axis icount-axis
 	echo
-	echo "## A read of /proc/latency_constraints (its timer ticks 10 ms: 100"
-	echo "## reads, less 100 of a one-line file, cat's own cost)"
+	echo "## A read of /proc/latency_constraints (its timer ticks 10 ms: 1000"
+	echo "## reads, less 1000 of a one-line file, cat's own cost)"
 	for n in 2 4 ${BENCH_AXIS_CPUS:-16 32 64}; do
 		[ -f "$build/bench-$n-console.log" ] && lines "$n" | grep -a '^listing:'
 	done

@@ -330,8 +330,8 @@ const char *latency_name(const char *identifier, unsigned long caller,
 		/* No symbol: "[module]" or "[-]", never an address (KASLR). */
 		preempt_disable();
 		mod = __module_address(caller);
-		snprintf(buf + 7, LATENCY_NAME_LEN - 7, "[%s]",
-			 mod ? module_name(mod) : "-");
+		scnprintf(buf + 7, LATENCY_NAME_LEN - 7, "[%s]",
+			  mod ? module_name(mod) : "-");
 		preempt_enable();
 	}
 	blank = strchr(buf, ' ');

@@ -42,27 +42,27 @@
  * of 0 bits prints no list.
  */
 DECLARE_EVENT_CLASS(latency_holder,
-	    TP_PROTO(const char *identifier, int old_usecs, int usecs,
-		     const struct cpumask *cpus, int system),
-	    TP_ARGS(identifier, old_usecs, usecs, cpus, system),
-	    TP_STRUCT__entry(__string(identifier, identifier)
-			     __field(int, old_usecs)
-			     __field(int, usecs)
-			     __field(bool, all)
-			     __cpumask(cpus)
-			     __field(int, system)),
-	    TP_fast_assign(__assign_str(identifier);
-			   __entry->old_usecs = old_usecs;
-			   __entry->usecs = usecs;
-			   __entry->all = !cpus;
-			   __assign_cpumask(cpus, cpus ?: cpu_possible_mask);
-			   __entry->system = system;),
-	    TP_printk("identifier=%s old_usecs=%d usecs=%d cpus=%s%*pbl system=%d",
-		      __get_str(identifier), __entry->old_usecs,
-		      __entry->usecs, __entry->all ? "all" : "",
-		      __entry->all ? 0 :
-		      __get_dynamic_array_len(cpus) * BITS_PER_BYTE,
-		      __get_dynamic_array(cpus), __entry->system)
+		    TP_PROTO(const char *identifier, int old_usecs, int usecs,
+			     const struct cpumask *cpus, int system),
+		    TP_ARGS(identifier, old_usecs, usecs, cpus, system),
+		    TP_STRUCT__entry(__string(identifier, identifier)
+				     __field(int, old_usecs)
+				     __field(int, usecs)
+				     __field(bool, all)
+				     __cpumask(cpus)
+				     __field(int, system)),
+		    TP_fast_assign(__assign_str(identifier);
+				   __entry->old_usecs = old_usecs;
+				   __entry->usecs = usecs;
+				   __entry->all = !cpus;
+				   __assign_cpumask(cpus, cpus ?: cpu_possible_mask);
+				   __entry->system = system;),
+		    TP_printk("identifier=%s old_usecs=%d usecs=%d cpus=%s%*pbl system=%d",
+			      __get_str(identifier), __entry->old_usecs,
+			      __entry->usecs, __entry->all ? "all" : "",
+			      __entry->all ? 0 :
+			      __get_dynamic_array_len(cpus) * BITS_PER_BYTE,
+			      __get_dynamic_array(cpus), __entry->system)
 );
 
 DEFINE_EVENT(latency_holder, latency_add,

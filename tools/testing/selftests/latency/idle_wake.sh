@@ -119,8 +119,8 @@ exec 3>&-
 
 ktap_print_msg "CPU $CPU, $TRIALS writes of '$HOLD': left state $DEEPEST by the" \
 	"return $woken times, after it $late times"
-ktap_test_result "'$HOLD' written: no stay of CPU $CPU in state $DEEPEST outlives the write ($late)" \
-	none_late
+msg="'$HOLD' written: no stay of CPU $CPU in state $DEEPEST outlives the write"
+ktap_test_result "$msg ($late)" none_late
 ktap_test_result "CPU $CPU was woken from state $DEEPEST by at least half of the writes ($woken)" \
 	half_woken
 

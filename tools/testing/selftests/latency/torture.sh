@@ -53,7 +53,8 @@ fi
 changes=$(cat $PARAMS/changes 2>/dev/null)
 checks=$(cat $PARAMS/checks 2>/dev/null)
 violations=$(cat $PARAMS/violations 2>/dev/null)
-ktap_print_msg "changes=$changes checks=$checks violations=$violations offline=$(cat $PARAMS/offline 2>/dev/null)"
+ktap_print_msg "changes=$changes checks=$checks violations=$violations" \
+	"offline=$(cat $PARAMS/offline 2>/dev/null)"
 dmesg | grep "$MOD: CPU" | head -n 5 | sed 's/^/# /'
 [ -n "$module" ] && rmmod $MOD 2>/dev/null
 some_changes() { [ "${changes:-0}" -gt 0 ]; }

@@ -24,7 +24,7 @@ DEV=/dev/acceptable_latency
 
 # traced PATTERN: the trace has a line that PATTERN (a basic regex) matches
 traced() {
-	echo "$trace" | grep -q "$1"
+	echo "$trace" | grep -q "$*"
 }
 
 # The checks, on $trace, $id (the holder) and $base (the system value).
@@ -111,8 +111,10 @@ cnt=$(echo "$trace" | grep -c "identifier=$id ")
 # (the CPU list "1", as the listing prints it), removed on close; the
 # system value stays $base throughout.
 cpus_set_seen() {
-	traced "latency_remove: identifier=$id2 old_usecs=1000000 usecs=1000000 cpus=all system=$base\$" &&
-		traced "latency_add: identifier=$id2 old_usecs=1000000 usecs=150 cpus=1 system=$base\$"
+	traced "latency_remove: identifier=$id2 old_usecs=1000000 usecs=1000000" \
+		"cpus=all system=$base\$" &&
+		traced "latency_add: identifier=$id2 old_usecs=1000000 usecs=150" \
+			"cpus=1 system=$base\$"
 }
 cpus_remove_seen() {
 	traced "latency_remove: identifier=$id2 old_usecs=150 usecs=1000000 cpus=1 system=$base\$"
