@@ -4,7 +4,9 @@
 # harness/tests/series-map.sh: series/series names each hunk of a .patch
 # file by a line it adds; check that harness/series.sh --map keeps a hunk
 # in its patch when the file is regenerated and its hunks move, and fails
-# when the map and the hunks no longer match.  TAP on stdout; works on a
+# when the map and the hunks no longer match; and that it fails when a
+# stage of a file (series/stages/) is not superseded by the file, is in
+# no patch, or changes nothing.  TAP on stdout; works on a
 # copy of the repository (its files as they are, committed or not).
 set -u
 
@@ -50,7 +52,7 @@ hunk_of() {
 }
 
 echo "TAP version 13"
-echo "1..6"
+echo "1..9"
 
 fresh
 map
@@ -96,6 +98,28 @@ map
 rc=$?
 grep -q 'hunks are named by a line they add' "$tmp/out" && [ $rc -ne 0 ]
 result $? "a hunk named by its index fails"
+
+fresh
+sed -i '\|^file kernel/latency.c$|d' "$tmp/repo/series/series"
+map
+rc=$?
+grep -q 'series/stages/4/kernel/latency.c (0004-[a-z-]*) is not superseded by kernel/latency.c' "$tmp/out" &&
+	[ $rc -ne 0 ]
+result $? "a stage that the file never supersedes fails"
+
+fresh
+sed -i '\|^stage kernel/latency.c 2$|d' "$tmp/repo/series/series"
+map
+rc=$?
+grep -q 'stages in no patch: series/stages/2/kernel/latency.c' "$tmp/out" && [ $rc -ne 0 ]
+result $? "a stage in no patch fails"
+
+fresh
+cp "$tmp/repo/kernel/latency.c" "$tmp/repo/series/stages/4/kernel/latency.c"
+map
+rc=$?
+grep -q 'kernel/latency.c is identical to the stage it supersedes' "$tmp/out" && [ $rc -ne 0 ]
+result $? "a stage identical to what supersedes it fails"
 
 echo "# Totals: pass:$((n - failed)) fail:$failed xfail:0 xpass:0 skip:0 error:0"
 [ $failed -eq 0 ]
