@@ -78,11 +78,10 @@ EXPORT_SYMBOL_IF_KUNIT(latency_workfn);
  * raw_spin_lock_irqsave(): modify, remove and the request calls may be
  * called from hard interrupt context, on PREEMPT_RT too.  Nothing under
  * ->lock sleeps, allocates or frees; what a change unlinks is freed after
- * an RCU grace period.  Readers of the
- * values take no lock.  The notifier chain runs under ->notify_lock, a
- * mutex, never under ->lock; a notifier must not change a constraint.
- * Statically INFINITE_LATENCY, so that a query made before any initcall
- * does not forbid every idle state.
+ * an RCU grace period.  Readers of the values take no lock.  The notifier
+ * chain runs under ->notify_lock, a mutex, never under ->lock; a notifier
+ * must not change a constraint.  Statically INFINITE_LATENCY, so that a
+ * query made before any initcall does not forbid every idle state.
  */
 struct latency_registry latency_system = {
 	.lock = __RAW_SPIN_LOCK_UNLOCKED(latency_system.lock),
