@@ -9,10 +9,12 @@
 # build/series/linux is a git repository of the pristine base, one commit
 # "Linux 6.12.118" (branch "base"), made once and reused while it is clean.
 # Branch "series" is rebuilt from it on every run: for each patch, its new
-# files are copied and its hunks of PATH.patch files applied on top of the
-# state so far.  Every repository file at a kernel path must be in exactly
-# one patch, every hunk of a PATH.patch in exactly one patch, and the last
-# commit must be byte-identical to what harness/apply.sh lays.
+# files and stages are copied and its hunks of PATH.patch files applied on
+# top of the state so far.  Every repository file at a kernel path must be
+# in exactly one patch, every hunk of a PATH.patch in exactly one patch,
+# every stage (series/stages/N/PATH) in exactly one patch and superseded by
+# PATH itself later, and the last commit must be byte-identical to what
+# harness/apply.sh lays.
 #
 # harness/series.sh --map only checks series/series against the repository.
 set -eu
@@ -48,9 +50,9 @@ nhunks() { grep -c '^@@ ' "$1" || true; }
 [ -f "$list" ] || die "$list missing"
 plan=$work/plan
 mkdir -p "$work"
-# plan: one line per item, "PATCH file PATH" or "PATCH hunk PATH N", a
+# plan: one line per item, "PATCH file PATH", "PATCH hunk PATH N" (a
 # "hunk PATH TEXT" resolved to the number N of the one hunk adding a line
-# that contains TEXT.
+# that contains TEXT) or "PATCH stage PATH N".
 awk -v list="$list" -v top="$top" '
 	function fail(m) { printf "series: %s:%d: %s\n", list, NR, m > "/dev/stderr"; bad = 1 }
 	# hunk_adding(FILE, TEXT): the hunk adding a line with TEXT, 0 if none
@@ -73,6 +75,12 @@ awk -v list="$list" -v top="$top" '
 	$1 == "patch" { if (NF != 2 || $2 !~ /^[0-9][0-9][0-9][0-9]-[a-z0-9-]+$/) fail("patch NNNN-slug"); p = $2; next }
 	p == "" { fail("\"" $1 "\" before the first \"patch\""); next }
 	$1 == "file" { if (NF != 2) fail("file PATH"); print p, "file", $2; next }
+	$1 == "stage" {
+		if (NF != 3 || $3 !~ /^[0-9]+$/) { fail("stage PATH N"); next }
+		if ($2 ~ /\.patch$/) { fail($2 ": a PATH.patch is laid by hunks, not staged"); next }
+		print p, "stage", $2, $3
+		next
+	}
 	$1 == "hunk" {
 		if (NF < 3) { fail("hunk PATH.patch TEXT"); next }
 		if ($2 !~ /\.patch$/) { fail($2 ": hunk of a non-.patch file"); next }
@@ -116,10 +124,51 @@ while read -r p kind f h; do
 		echo "series: $p: $f has no hunk $h" >&2; bad=1
 	fi
 done <"$plan"
-dups=$(awk '{ k = $2 == "hunk" ? $3 " hunk " $4 : $3; if (k in seen) print k " (" seen[k] ", " $1 ")"; seen[k] = $1 }' "$plan")
+dups=$(awk '{ k = $2 == "file" ? $3 : $3 " " $2 " " $4; if (k in seen) print k " (" seen[k] ", " $1 ")"; seen[k] = $1 }' "$plan")
 [ -z "$dups" ] || { echo "series: in more than one patch: $dups" >&2; bad=1; }
 mixed=$(awk '$2 == "file" { f[$3] = 1 } $2 == "hunk" { h[$3] = 1 } END { for (x in f) if (x in h) print x }' "$plan")
 [ -z "$mixed" ] || { echo "series: both whole and by hunk: $mixed" >&2; bad=1; }
+# Stages: each laid by one patch, at most one stage of a file per patch,
+# each superseded in a later patch by another stage or, last, by the file
+# itself ("file PATH"); each differs from what supersedes it; every file
+# under series/stages/ is some patch's stage.
+stages=$(awk -v top="$top" '
+	function fail(m) { print "series: " m > "/dev/stderr"; bad = 1 }
+	$2 == "stage" {
+		s = "series/stages/" $4 "/" $3
+		if ((getline line < (top "/" s)) < 0)
+			fail($1 ": " s " is not in the repository")
+		close(top "/" s)
+		if (($1, $3) in staged)
+			fail($1 ": two stages of " $3)
+		staged[$1, $3] = 1
+		print s
+		if ($3 in last)
+			supersede(last[$3], lastp[$3], s, $1)
+		last[$3] = s; lastp[$3] = $1
+	}
+	$2 == "file" && $3 in last {
+		supersede(last[$3], lastp[$3], $3, $1)
+		delete last[$3]
+		final[$3] = 1
+	}
+	# supersede(S, P, BY, Q): stage S of patch P gives way to BY in patch Q.
+	function supersede(s, p, by, q) {
+		if (q == p)
+			fail(p ": " by " supersedes " s " in the same patch")
+		else if (system("cmp -s \"" top "/" s "\" \"" top "/" by "\"") == 0)
+			fail(q ": " by " is identical to the stage it supersedes, " s)
+	}
+	END {
+		for (f in last)
+			fail(last[f] " (" lastp[f] ") is not superseded by " f " in a later patch" \
+			     (f in final ? "" : ": no \"file " f "\""))
+		exit bad
+	}' "$plan") || bad=1
+echo "$stages" | sort >"$work/stages"
+unused=$(cd "$top" && find series/stages -type f 2>/dev/null | sort | comm -23 - "$work/stages")
+rm -f "$work/stages"
+[ -z "$unused" ] || { echo "series: stages in no patch: $unused" >&2; bad=1; }
 for f in $files; do
 	case $f in
 	*.patch)
@@ -140,7 +189,7 @@ for f in $(awk '{ print $3 }' "$plan" | sort -u); do
 		{ echo "series: $f is not a kernel file of the repository" >&2; bad=1; }
 done
 [ $bad = 0 ] || die "$list does not cover the repository exactly once"
-echo "series: $list: $n patches cover $(echo "$files" | wc -l) files"
+echo "series: $list: $n patches cover $(echo "$files" | wc -l) files, $(echo "$stages" | grep -c .) stages"
 [ "${1:-}" = --map ] && exit 0
 
 # --- 2. The pristine base as a git repository, made once.
@@ -168,6 +217,11 @@ g log -1 --format=%s base | grep -qx "Linux $version" || die "$tree: branch base
 g checkout -q -B series base
 for p in $patches; do
 	grep "^$p " "$plan" | while read -r _ kind f h; do
+		if [ "$kind" = stage ]; then
+			mkdir -p "$(dirname "$tree/$f")"
+			cp "$top/series/stages/$h/$f" "$tree/$f"
+			continue
+		fi
 		[ "$kind" = file ] || continue
 		case $f in
 		*.patch)	hunks "$top/$f" "$(seq -s ' ' "$(nhunks "$top/$f")")" >"$work/part" ;;

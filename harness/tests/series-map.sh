@@ -4,7 +4,9 @@
 # harness/tests/series-map.sh: series/series names each hunk of a .patch
 # file by a line it adds; check that harness/series.sh --map keeps a hunk
 # in its patch when the file is regenerated and its hunks move, and fails
-# when the map and the hunks no longer match.  TAP on stdout; works on a
+# when the map and the hunks no longer match; and that it fails when a
+# stage of a file (series/stages/) is not superseded by the file, is in
+# no patch, or changes nothing.  TAP on stdout; works on a
 # copy of the repository (its files as they are, committed or not).
 set -u
 
@@ -50,12 +52,12 @@ hunk_of() {
 }
 
 echo "TAP version 13"
-echo "1..6"
+echo "1..9"
 
 fresh
 map
 result $? "series/series as it is maps every hunk once"
-before=$(hunk_of 0003 kernel/Makefile.patch)
+before=$(hunk_of 0007 kernel/Makefile.patch)
 
 # Regenerate kernel/Makefile.patch with one more change at the top of the
 # file, as harness/mkpatch.sh would after an edit: every hunk moves down.
@@ -69,9 +71,9 @@ map
 rc=$?
 grep -q 'kernel/Makefile.patch hunk 1 is in no patch' "$tmp/out" && [ $rc -ne 0 ]
 result $? "a new hunk of a regenerated patch is in no patch: make series fails"
-after=$(hunk_of 0003 kernel/Makefile.patch)
+after=$(hunk_of 0007 kernel/Makefile.patch)
 [ -n "$before" ] && [ "$after" = $((before + 1)) ]
-result $? "a moved hunk stays in its patch (0003: hunk $before, now $after)"
+result $? "a moved hunk stays in its patch (0007: hunk $before, now $after)"
 
 fresh
 sed -i 's|^hunk kernel/Makefile.patch += latency_dev.o$|hunk kernel/Makefile.patch += latency_gone.o|' \
@@ -96,6 +98,28 @@ map
 rc=$?
 grep -q 'hunks are named by a line they add' "$tmp/out" && [ $rc -ne 0 ]
 result $? "a hunk named by its index fails"
+
+fresh
+sed -i '\|^file kernel/latency.c$|d' "$tmp/repo/series/series"
+map
+rc=$?
+grep -q 'series/stages/4/kernel/latency.c (0004-[a-z-]*) is not superseded by kernel/latency.c' "$tmp/out" &&
+	[ $rc -ne 0 ]
+result $? "a stage that the file never supersedes fails"
+
+fresh
+sed -i '\|^stage kernel/latency.c 2$|d' "$tmp/repo/series/series"
+map
+rc=$?
+grep -q 'stages in no patch: series/stages/2/kernel/latency.c' "$tmp/out" && [ $rc -ne 0 ]
+result $? "a stage in no patch fails"
+
+fresh
+cp "$tmp/repo/kernel/latency.c" "$tmp/repo/series/stages/4/kernel/latency.c"
+map
+rc=$?
+grep -q 'kernel/latency.c is identical to the stage it supersedes' "$tmp/out" && [ $rc -ne 0 ]
+result $? "a stage identical to what supersedes it fails"
 
 echo "# Totals: pass:$((n - failed)) fail:$failed xfail:0 xpass:0 skip:0 error:0"
 [ $failed -eq 0 ]

@@ -1,0 +1,514 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * latency.h: explicit system-wide latency-expectation infrastructure
+ *
+ * Drivers announce, under a name of their own, the largest wake-up latency
+ * in microseconds that they can tolerate; power management code (CPU idle)
+ * reads the minimum of all of them and never picks a state whose exit
+ * latency exceeds it.  See Documentation/latency.txt.
+ *
+ * (C) Copyright 2006 Intel Corporation
+ * Author: Arjan van de Ven <arjan@linux.intel.com>
+ */
+
+#ifndef _LINUX_LATENCY_H
+#define _LINUX_LATENCY_H
+
+#include <linux/compiler.h>
+#include <linux/cpumask.h>
+#include <linux/minmax.h>
+#include <linux/mutex_types.h>
+#include <linux/notifier.h>
+#include <linux/percpu.h>
+#include <linux/rbtree_types.h>
+#include <linux/seqlock.h>
+#include <linux/spinlock_types.h>
+#include <linux/types.h>
+#include <linux/workqueue_types.h>
+
+/*
+ * A constraint of INFINITE_LATENCY usecs, or of anything above it, means
+ * "no constraint at all".  It is also the system value while no constraint
+ * is held.
+ */
+#define INFINITE_LATENCY	1000000
+
+/* Longest identifier accepted, not counting the terminating NUL. */
+#define LATENCY_ID_MAX		63
+
+struct latency_cpus;
+struct latency_registry;
+
+/**
+ * struct latency_request - a constraint whose memory its holder provides
+ * @rbnode: private: in the registry's tree of values
+ * @registry: private: the registry that holds it, NULL while it is not held
+ * @identifier: the holder's name, as given to latency_request_init(); NULL
+ *	for a CPU latency QoS request, which is named by @caller
+ * @cpus: private: the CPUs the constraint applies to, NULL for every CPU
+ * @name_node: private: in the registry's tree of names (@identifier set)
+ * @caller: private: where a CPU latency QoS request was added from
+ * @serial: private: orders the CPU latency QoS requests of equal value
+ * @usecs: the constraint in microseconds
+ * @allocated: private: true for a constraint made by set_acceptable_latency()
+ *
+ * The handle form of a constraint, for a holder that changes it often or
+ * must not allocate: the holder embeds the request in a structure of its
+ * own, names it once with latency_request_init(), and keeps it and the
+ * identifier string alive while it is added.  Adding and removing a
+ * request allocate nothing and check no name; changing it needs no lookup
+ * by name.  It shares the namespace and the listing of the named
+ * constraints.  Calls on one request are serialised by its holder.  Every
+ * struct pm_qos_request of the CPU latency QoS embeds one.
+ */
+struct latency_request {
+	struct rb_node rbnode;
+	struct latency_registry *registry;
+	const char *identifier;
+	struct latency_cpus *cpus;
+	union {
+		struct rb_node name_node;
+		struct {
+			unsigned long caller;
+			u64 serial;
+		};
+	};
+	int usecs;
+	bool allocated;
+};
+
+/**
+ * struct latency_cpu - what a registry keeps for each CPU
+ * @tree: the constraints held for a set of CPUs that includes this one,
+ *	sorted by value (their struct latency_node)
+ * @value: the smallest of them, INFINITE_LATENCY when there is none
+ */
+struct latency_cpu {
+	struct rb_root_cached tree;
+	int value;
+};
+
+/**
+ * struct latency_registry - a set of constraints and the minima it publishes
+ * @lock: serialises every change of the trees and of the published values
+ * @value: the minimum of the constraints for all CPUs, for lock-free readers
+ * @seq: makes @value and the CPUs' values one publication: a reader of a
+ *	CPU's limit (latency_limit()) never mixes two changes
+ * @all: the constraints for all CPUs, sorted by value
+ * @some: the constraints for some CPUs, sorted likewise (for the listing)
+ * @names: the constraints that have an identifier, sorted by it
+ * @serial: the last serial number given to a CPU latency QoS request
+ * @cpu: per CPU, its tree and the minimum published for it
+ * @notifiers: called with @value when it changes
+ * @notify_lock: serialises runs of @notifiers; protects @notified
+ * @notified: the last value given to @notifiers
+ * @work: calls @notifiers after a call that cannot sleep
+ *
+ * The system registry, latency_system, is the one behind the API; KUnit
+ * tests private ones.  The layout is private to kernel/latency*.c.
+ */
+struct latency_registry {
+	raw_spinlock_t lock;	/* see the locking rule in latency.c */
+	int value;
+	seqcount_raw_spinlock_t seq;
+	struct rb_root_cached all;
+	struct rb_root some;
+	struct rb_root names;
+	u64 serial;
+	struct latency_cpu __percpu *cpu;
+	struct blocking_notifier_head notifiers;
+	struct mutex notify_lock;	/* serialises notifier runs */
+	int notified;
+	struct work_struct work;
+};
+
+#ifdef CONFIG_LATENCY
+/*
+ * The calls on a registry of the caller's choice: the system one,
+ * latency_system, behind the API below, or a private one (KUnit).  @owner
+ * is the task of a user-space holder, NULL for a kernel one; @cpus NULL
+ * means all CPUs.  Each is documented with its form below.
+ */
+struct task_struct;
+int latency_registry_set_cpus(struct latency_registry *r,
+			      const char *identifier, int usecs,
+			      const struct cpumask *cpus,
+			      struct task_struct *owner);
+int latency_registry_modify(struct latency_registry *r,
+			    const char *identifier, int usecs);
+int latency_registry_remove(struct latency_registry *r,
+			    const char *identifier);
+int latency_registry_add_request(struct latency_registry *r,
+				 struct latency_request *req, int usecs,
+				 const struct cpumask *cpus);
+int latency_registry_update_request(struct latency_registry *r,
+				    struct latency_request *req, int usecs);
+int latency_registry_remove_request(struct latency_registry *r,
+				    struct latency_request *req);
+void latency_registry_sync(struct latency_registry *r);
+
+int latency_request_init(struct latency_request *req, const char *identifier);
+int register_latency_notifier(struct notifier_block *nb);
+
+/* Private: read it only through the calls below. */
+extern struct latency_registry latency_system;
+DECLARE_PER_CPU(struct latency_cpu, latency_cpu);
+
+/**
+ * latency_request_active - whether a request is held
+ * @req: the request
+ *
+ * As for a struct pm_qos_request in 6.12, a request is held when it points
+ * to the registry, a value that memory never initialised (a request on the
+ * stack) practically never has: adding such a request works, and removing
+ * it warns and changes nothing.
+ *
+ * Context: Any context.
+ * Return: true from latency_request_add() to latency_request_remove().
+ */
+static inline bool latency_request_active(const struct latency_request *req)
+{
+	return READ_ONCE(req->registry) == &latency_system;
+}
+
+/**
+ * system_latency_constraint - the system-wide maximum acceptable latency
+ *
+ * The minimum over every constraint held for all CPUs, or INFINITE_LATENCY
+ * when none is held (also before any initcall has run).  A decision that
+ * concerns the whole system, or no CPU in particular, must not take a
+ * state whose exit latency is larger than this value; a state whose exit
+ * latency equals it is acceptable.  A decision for one CPU (its idle
+ * state) uses cpu_latency_constraint() instead, which also counts the
+ * constraints held for that CPU alone.
+ *
+ * Context: Any context, including hard interrupt and the idle loop.  A
+ * lock-free read of one integer.
+ * Return: The system-wide constraint in microseconds, 0..INFINITE_LATENCY.
+ */
+static inline int system_latency_constraint(void)
+{
+	return READ_ONCE(latency_system.value);
+}
+
+/*
+ * The limit of a CPU in @r: the smaller of its system value and of @lc's,
+ * read as one publication.  A change that moves a holder between all CPUs
+ * and some changes both values; two plain loads could see the system
+ * value before it and the CPU's after it, a limit that never was.
+ */
+static __always_inline int latency_limit(struct latency_registry *r,
+					 const struct latency_cpu *lc)
+{
+	unsigned int seq;
+	int usecs;
+
+	do {
+		seq = read_seqcount_begin(&r->seq);
+		usecs = min(READ_ONCE(r->value), READ_ONCE(lc->value));
+	} while (read_seqcount_retry(&r->seq, seq));
+	return usecs;
+}
+
+/**
+ * cpu_latency_constraint - the maximum acceptable latency on one CPU
+ * @cpu: the CPU, possible (online or not)
+ *
+ * The minimum of system_latency_constraint() and of the constraints held
+ * for a set of CPUs that includes @cpu (set_acceptable_latency_cpus(),
+ * latency_request_add_cpus()): what the idle states of @cpu must respect.
+ * A constraint for an offline CPU is kept, and applies when it comes online.
+ *
+ * Context: Any context, including hard interrupt and the idle loop.  A
+ * lock-free read of two integers, retried while a change publishes them.
+ * Return: The constraint of @cpu in microseconds, 0..INFINITE_LATENCY.
+ */
+static inline int cpu_latency_constraint(unsigned int cpu)
+{
+	return latency_limit(&latency_system, per_cpu_ptr(&latency_cpu, cpu));
+}
+
+/**
+ * set_acceptable_latency - set the maximum latency acceptable
+ * @identifier: string that identifies this driver
+ * @usecs: maximum acceptable latency for this driver, in microseconds
+ *
+ * Informs the kernel that this device (driver) can accept at most @usecs
+ * of latency, for power management and similar tradeoffs.  Calling it with
+ * an identifier that is already held changes that constraint, without
+ * allocating memory.  A value above INFINITE_LATENCY means "no constraint".
+ * When the system value changes, the latency notifiers have been called
+ * with it by the time this function returns.
+ *
+ * @identifier is 1 to LATENCY_ID_MAX printable ASCII characters without
+ * blanks, not starting with '#'; the registry keeps a copy.
+ *
+ * Context: Process context; may sleep.
+ * Return: 0 on success, -EINVAL for a bad identifier or a negative value,
+ * -EBUSY for an identifier held through a struct latency_request (each
+ * with a warning), -ENOMEM when a new constraint cannot be allocated.
+ */
+static inline int set_acceptable_latency(const char *identifier, int usecs)
+{
+	return latency_registry_set_cpus(&latency_system, identifier, usecs,
+					 NULL, NULL);
+}
+
+/**
+ * set_acceptable_latency_cpus - set the maximum latency acceptable on some CPUs
+ * @identifier: string that identifies this driver
+ * @usecs: maximum acceptable latency for this driver, in microseconds
+ * @cpus: the CPUs it applies to; those not possible are ignored
+ *
+ * As set_acceptable_latency(), for the CPUs of @cpus only: a driver whose
+ * interrupt is affine to one CPU, a service pinned to some.  The limit of
+ * each CPU (cpu_latency_constraint()) is the minimum of the constraints for
+ * all CPUs and of those for a set that includes it; the system value
+ * (system_latency_constraint()) does not count this one.  The set is taken
+ * over possible CPUs: a constraint for an offline CPU applies when it comes
+ * online.  Called for an identifier already held, it changes the value and
+ * the set (set_acceptable_latency() makes it apply to all CPUs again);
+ * modify_acceptable_latency() and remove_acceptable_latency() work on it as
+ * on any named constraint.
+ *
+ * Context: Process context; may sleep.
+ * Return: 0 on success, -EINVAL for a bad identifier, a negative value or
+ * a set without a possible CPU, -EBUSY for an identifier held through a
+ * struct latency_request (each with a warning), -ENOMEM.
+ */
+static inline int set_acceptable_latency_cpus(const char *identifier,
+					      int usecs,
+					      const struct cpumask *cpus)
+{
+	/* NULL is no set at all, which the registry refuses. */
+	return latency_registry_set_cpus(&latency_system, identifier, usecs,
+					 cpus ?: cpu_none_mask, NULL);
+}
+
+/**
+ * modify_acceptable_latency - change the maximum latency acceptable
+ * @identifier: string that identifies this driver
+ * @usecs: new maximum acceptable latency for this driver, in microseconds
+ *
+ * Changes a constraint added by set_acceptable_latency().  An unknown
+ * identifier is ignored: nothing changes.  The new value is visible to
+ * system_latency_constraint() at once; the latency notifiers are called
+ * later, from process context, and synchronize_acceptable_latency() waits
+ * for them.
+ *
+ * Context: Any context, including hard interrupt; never sleeps.
+ * Return: 0 on success, -ENOENT for an unknown identifier, -EINVAL for a
+ * bad identifier or a negative value, -EBUSY for an identifier held
+ * through a struct latency_request (each with a warning).
+ */
+static inline int modify_acceptable_latency(const char *identifier, int usecs)
+{
+	return latency_registry_modify(&latency_system, identifier, usecs);
+}
+
+/**
+ * remove_acceptable_latency - remove the maximum latency acceptable
+ * @identifier: string that identifies this driver
+ *
+ * Removes a constraint and frees what was needed to track it.  An unknown
+ * identifier is ignored.  Like modify_acceptable_latency(), the notifiers
+ * are called later, from process context.
+ *
+ * Context: Any context, including hard interrupt; never sleeps.
+ * Return: 0 on success, -ENOENT for an unknown identifier, -EINVAL for a
+ * bad identifier, -EBUSY for an identifier held through a struct
+ * latency_request (each with a warning).
+ */
+static inline int remove_acceptable_latency(const char *identifier)
+{
+	return latency_registry_remove(&latency_system, identifier);
+}
+
+/**
+ * latency_request_add - hold a constraint through a request handle
+ * @req: the request, initialised by latency_request_init(), not active
+ * @usecs: maximum acceptable latency, in microseconds
+ *
+ * Adds @usecs under the request's identifier like set_acceptable_latency(),
+ * without allocating: the registry links @req itself.  When the system
+ * value changes, it is in effect by the time this function returns, as
+ * after set_acceptable_latency().  The named calls refuse the identifier while
+ * @req holds it; the listing shows it like any kernel holder.
+ *
+ * Context: Process context; may sleep.
+ * Return: 0 on success, -EINVAL for a negative value or a request not
+ * initialised or already active, -EEXIST for an identifier already held
+ * (each with a warning).
+ */
+static inline int latency_request_add(struct latency_request *req, int usecs)
+{
+	return latency_registry_add_request(&latency_system, req, usecs, NULL);
+}
+
+/**
+ * latency_request_add_cpus - hold a constraint for some CPUs through a handle
+ * @req: the request, initialised by latency_request_init(), not active
+ * @usecs: maximum acceptable latency, in microseconds
+ * @cpus: the CPUs it applies to, as for set_acceptable_latency_cpus()
+ *
+ * As latency_request_add(), for the CPUs of @cpus only.  The registry
+ * allocates the set here; latency_request_update() allocates nothing,
+ * latency_request_remove() frees it.
+ *
+ * Context: Process context; may sleep.
+ * Return: 0 on success, -EINVAL for a negative value, a set without a
+ * possible CPU, or a request not initialised or already active, -EEXIST
+ * for an identifier already held (each with a warning), -ENOMEM.
+ */
+static inline int latency_request_add_cpus(struct latency_request *req,
+					   int usecs,
+					   const struct cpumask *cpus)
+{
+	return latency_registry_add_request(&latency_system, req, usecs,
+					    cpus ?: cpu_none_mask);
+}
+
+/**
+ * latency_request_update - change a constraint held through a handle
+ * @req: the request, added by latency_request_add()
+ * @usecs: new maximum acceptable latency, in microseconds
+ *
+ * Like modify_acceptable_latency() without the lookup by name: the value
+ * is visible to system_latency_constraint() at once, the notifiers are
+ * called later, from process context.
+ *
+ * Context: Any context, including hard interrupt; never sleeps.
+ * Return: 0 on success, -EINVAL for a negative value or a request not
+ * active (with a warning).
+ */
+static inline int latency_request_update(struct latency_request *req, int usecs)
+{
+	return latency_registry_update_request(&latency_system, req, usecs);
+}
+
+/**
+ * latency_request_remove - stop holding a constraint held through a handle
+ * @req: the request, added by latency_request_add()
+ *
+ * Like remove_acceptable_latency(); @req is inactive afterwards and may be
+ * added again or freed.
+ *
+ * Context: Any context, including hard interrupt; never sleeps.
+ * Return: 0 on success, -EINVAL for a request not active (with a warning).
+ */
+static inline int latency_request_remove(struct latency_request *req)
+{
+	return latency_registry_remove_request(&latency_system, req);
+}
+
+/**
+ * synchronize_acceptable_latency - make every consumer act on the constraint
+ *
+ * Delivers a pending change, then calls the latency notifiers with the
+ * current system value whether or not it changed, and returns when they
+ * have acted on it.  The typical use is after modify_acceptable_latency(),
+ * which does not wait.
+ *
+ * Context: Process context; may sleep.  Must not be called from a latency
+ * notifier.
+ */
+static inline void synchronize_acceptable_latency(void)
+{
+	latency_registry_sync(&latency_system);
+}
+
+/**
+ * unregister_latency_notifier - stop being told of changes
+ * @nb: the notifier given to register_latency_notifier()
+ *
+ * Context: Process context; may sleep.
+ * Return: 0, or -ENOENT when @nb is not registered.
+ */
+static inline int unregister_latency_notifier(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_unregister(&latency_system.notifiers, nb);
+}
+
+#else /* !CONFIG_LATENCY: nothing is held, every call succeeds */
+
+static inline int set_acceptable_latency(const char *identifier, int usecs)
+{
+	return 0;
+}
+
+static inline int modify_acceptable_latency(const char *identifier,
+					    int usecs)
+{
+	return 0;
+}
+
+static inline int remove_acceptable_latency(const char *identifier)
+{
+	return 0;
+}
+
+static inline int set_acceptable_latency_cpus(const char *identifier,
+					      int usecs,
+					      const struct cpumask *cpus)
+{
+	return 0;
+}
+
+static inline void synchronize_acceptable_latency(void) {}
+
+static inline int latency_request_init(struct latency_request *req,
+				       const char *identifier)
+{
+	return 0;
+}
+
+static inline bool latency_request_active(const struct latency_request *req)
+{
+	return false;
+}
+
+static inline int latency_request_add(struct latency_request *req, int usecs)
+{
+	return 0;
+}
+
+static inline int latency_request_add_cpus(struct latency_request *req,
+					   int usecs,
+					   const struct cpumask *cpus)
+{
+	return 0;
+}
+
+static inline int latency_request_update(struct latency_request *req,
+					 int usecs)
+{
+	return 0;
+}
+
+static inline int latency_request_remove(struct latency_request *req)
+{
+	return 0;
+}
+
+static inline int register_latency_notifier(struct notifier_block *nb)
+{
+	return 0;
+}
+
+static inline int unregister_latency_notifier(struct notifier_block *nb)
+{
+	return 0;
+}
+
+static inline int system_latency_constraint(void)
+{
+	return INFINITE_LATENCY;
+}
+
+static inline int cpu_latency_constraint(unsigned int cpu)
+{
+	return INFINITE_LATENCY;
+}
+#endif /* CONFIG_LATENCY */
+
+#endif /* _LINUX_LATENCY_H */

@@ -1,0 +1,832 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * latency.c: explicit system-wide latency-expectation infrastructure
+ *
+ * The purpose of this infrastructure is to allow device drivers to state
+ * the latency constraint they have, and to collect and summarize these
+ * expectations globally.  The accumulated result is then used by power
+ * management and similar users to make decisions that trade latency for
+ * something else.
+ *
+ * An example user of this is CPU idle: each deeper C-state saves more
+ * power but takes longer to leave.  To choose well, the idle code needs to
+ * know how much wake-up latency the system can accept right now.
+ *
+ * An example announcer of latency is an audio driver that knows it will get
+ * an interrupt when the hardware has 200 usec of samples left in its DMA
+ * buffer; such a driver sets a constraint of, say, 150 usec while it plays,
+ * and removes it when it stops.
+ *
+ * Multiple drivers each announce their maximum accepted latency; a string
+ * identifier keeps them apart and names them in /proc/latency_constraints.
+ * A constraint applies to all CPUs, or to a set of CPUs.  The system value
+ * is the minimum over those for all CPUs; each CPU also has the minimum of
+ * those for a set that includes it.  Both are published for lock-free
+ * readers: a CPU's limit is the smaller of the two, so that a change of the
+ * system value costs the same on 2 CPUs and on 8192.
+ *
+ * Every change is one call of one primitive, latency_apply(), under the
+ * registry lock: it moves the holder in the trees (O(log n), O(k log n) for
+ * a set of k CPUs), then publishes once.  After the lock is dropped,
+ * latency_idle_wake() interrupts the CPUs idle in a state too deep for
+ * their limit now, decided from that alone, and the notifier chain runs in
+ * process context.  A holder that must not allocate embeds a struct
+ * latency_request (the CPU latency QoS does).
+ *
+ * (C) Copyright 2006 Intel Corporation
+ * Author: Arjan van de Ven <arjan@linux.intel.com>
+ */
+
+#define pr_fmt(fmt) "latency: " fmt
+
+#include <linux/bug.h>
+#include <linux/cpumask.h>
+#include <linux/export.h>
+#include <linux/kernel.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/pid.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/idle.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <kunit/static_stub.h>
+#include <kunit/visibility.h>
+
+#include "latency_internal.h"
+
+/*
+ * Give the chain the current value unless it already has it.  Two changes
+ * that cancel out before the chain runs give no call at all; a change is
+ * never delivered twice.
+ */
+static void latency_notify(struct latency_registry *r, bool always)
+{
+	int value;
+
+	mutex_lock(&r->notify_lock);
+	value = latency_registry_value(r);
+	if (always || value != r->notified) {
+		r->notified = value;
+		blocking_notifier_call_chain(&r->notifiers, value, NULL);
+	}
+	mutex_unlock(&r->notify_lock);
+}
+
+/* After a call that cannot sleep: deliver its change. */
+VISIBLE_IF_KUNIT void latency_workfn(struct work_struct *work)
+{
+	latency_notify(container_of(work, struct latency_registry, work), false);
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_workfn);
+
+#define LATENCY_CPU_INIT { .tree = RB_ROOT_CACHED, .value = INFINITE_LATENCY }
+DEFINE_PER_CPU(struct latency_cpu, latency_cpu) = LATENCY_CPU_INIT;
+EXPORT_PER_CPU_SYMBOL_GPL(latency_cpu);
+
+/*
+ * Locking rule: every change of a registry's trees, and of the values it
+ * publishes, is made under its ->lock, a raw spinlock taken with
+ * raw_spin_lock_irqsave(): modify, remove and the request calls may be
+ * called from hard interrupt context, on PREEMPT_RT too.  Nothing under
+ * ->lock sleeps, allocates, frees or loops over CPUs it does not change;
+ * what a change unlinks is freed after an RCU grace period, which also lets
+ * the wake-up read a CPU set after the lock is dropped.  Readers of the
+ * values take no lock.  The notifier chain runs under ->notify_lock, a
+ * mutex, never under ->lock; a notifier must not change a constraint.
+ * Statically INFINITE_LATENCY, so that a query made before any initcall
+ * does not forbid every idle state.
+ */
+struct latency_registry latency_system = {
+	.lock = __RAW_SPIN_LOCK_UNLOCKED(latency_system.lock),
+	.value = INFINITE_LATENCY,
+	.seq = SEQCNT_RAW_SPINLOCK_ZERO(latency_system.seq, &latency_system.lock),
+	.all = RB_ROOT_CACHED,
+	.some = RB_ROOT,
+	.names = RB_ROOT,
+	.cpu = &latency_cpu,
+	.notifiers = BLOCKING_NOTIFIER_INIT(latency_system.notifiers),
+	.notify_lock = __MUTEX_INITIALIZER(latency_system.notify_lock),
+	.notified = INFINITE_LATENCY,
+	.work = __WORK_INITIALIZER(latency_system.work, latency_workfn),
+};
+EXPORT_SYMBOL_GPL(latency_system);	/* for the inline readers */
+
+/*
+ * Kernel callers' mistakes get -EINVAL and one warning naming the mistake;
+ * the registry is left untouched.  User space never reaches these checks
+ * with bad input: latency_dev.c rejects it first, without a warning.
+ */
+static int latency_check_id(const char *id)
+{
+	size_t i;
+
+	if (WARN_ONCE(!id || !*id, "latency: NULL or empty identifier\n"))
+		return -EINVAL;
+	for (i = 0; id[i]; i++) {
+		/* Printable ASCII, no blank, no '#' first: a listing word. */
+		if (WARN_ONCE(id[i] <= ' ' || id[i] > '~' || i == LATENCY_ID_MAX ||
+			      id[0] == '#',
+			      "latency: identifier too long or not printable\n"))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int latency_check_usecs(int usecs)
+{
+	if (WARN_ONCE(usecs < 0, "latency: negative latency %d\n", usecs))
+		return -EINVAL;
+	return 0;
+}
+
+/* A set must name a possible CPU; the others are dropped (a smaller machine). */
+static int latency_check_cpus(const struct cpumask *cpus)
+{
+	if (WARN_ONCE(!cpus || !cpumask_intersects(cpus, cpu_possible_mask),
+		      "latency: a CPU set without a possible CPU\n"))
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * The CPU set of a constraint, its nodes not yet in any tree: a node per
+ * CPU it names, for a large machine more than a page (kvzalloc()).
+ */
+static struct latency_cpus *latency_cpus_alloc(const struct cpumask *mask)
+{
+	struct latency_cpus *cpus;
+	unsigned int n;
+
+	n = cpumask_weight_and(mask, cpu_possible_mask);
+	cpus = kvzalloc(struct_size(cpus, node, n), GFP_KERNEL);
+	if (cpus)
+		cpumask_and(&cpus->mask, mask, cpu_possible_mask);
+	return cpus;
+}
+
+static int latency_name_cmp(const void *key, const struct rb_node *node)
+{
+	return strcmp(key, rb_entry(node, struct latency_request,
+				    name_node)->identifier);
+}
+
+static bool latency_name_less(struct rb_node *a, const struct rb_node *b)
+{
+	return latency_name_cmp(rb_entry(a, struct latency_request,
+					 name_node)->identifier, b) < 0;
+}
+
+static struct latency_request *latency_find(struct latency_registry *r,
+					    const char *id)
+{
+	struct rb_node *node;
+
+	lockdep_assert_held(&r->lock);
+	node = rb_find(id, &r->names, latency_name_cmp);
+	return node ? rb_entry(node, struct latency_request, name_node) : NULL;
+}
+
+/* Free a removed named constraint once no wake-up can read its CPU set. */
+static void latency_free_rcu(struct rcu_head *head)
+{
+	struct latency_constraint *c = container_of(head, struct latency_constraint,
+						    rcu);
+
+	put_pid(c->pid);
+	kfree(c);
+}
+
+/* Any context: neither call_rcu() nor kvfree_rcu() sleeps, on PREEMPT_RT too. */
+static void latency_dispose(struct latency_request *req,
+			    struct latency_cpus *cpus)
+{
+	if (req && req->allocated)
+		call_rcu(&container_of(req, struct latency_constraint, req)->rcu,
+			 latency_free_rcu);
+	if (cpus)
+		kvfree_rcu(cpus, rcu);
+}
+
+/* What latency_apply() does to a request. */
+enum latency_action {
+	LATENCY_ADD,
+	LATENCY_UPDATE,
+	LATENCY_MOVE,		/* an update with a new CPU set */
+	LATENCY_REMOVE,
+};
+
+/*
+ * What one change did, for what follows it once the lock is dropped: the
+ * system value before and after, the holder's value before, whether a
+ * CPU's own minimum moved, the holder's CPU set after the change and the
+ * one the change took from it (to be disposed of by the caller).
+ */
+struct latency_change {
+	int old_system;
+	int system;
+	int old;
+	bool cpu_moved;
+	const struct latency_cpus *cpus;
+	struct latency_cpus *old_cpus;
+};
+
+/* Put @req in its trees (@link), or take it out. */
+static void latency_link(struct latency_registry *r,
+			 struct latency_request *req, bool link)
+{
+	struct latency_cpus *cpus = req->cpus;
+	unsigned int i = 0;
+	int cpu;
+
+	if (!cpus) {
+		if (link)
+			rb_add_cached(&req->rbnode, &r->all, latency_less);
+		else
+			rb_erase_cached(&req->rbnode, &r->all);
+		return;
+	}
+	if (link)
+		rb_add(&req->rbnode, &r->some, latency_less);
+	else
+		rb_erase(&req->rbnode, &r->some);
+	for_each_cpu(cpu, &cpus->mask) {
+		struct rb_root_cached *tree = &per_cpu_ptr(r->cpu, cpu)->tree;
+		struct latency_node *node = &cpus->node[i++];
+
+		if (link) {
+			node->req = req;
+			rb_add_cached(&node->rbnode, tree, latency_node_less);
+		} else {
+			rb_erase_cached(&node->rbnode, tree);
+		}
+	}
+}
+
+/*
+ * Whether @req, a constraint for all CPUs, keeps its place in the order
+ * with the value @usecs: it cannot pass the neighbour it moves away from.
+ */
+static bool latency_keeps_order(struct latency_request *req, int usecs)
+{
+	bool up = usecs > req->usecs;
+	struct rb_node *next = up ? rb_next(&req->rbnode) :
+				    rb_prev(&req->rbnode);
+	int old = req->usecs;
+	bool keeps;
+
+	req->usecs = usecs;
+	keeps = !next || (up ? latency_less(&req->rbnode, next) :
+			       latency_less(next, &req->rbnode));
+	req->usecs = old;
+	return keeps;
+}
+
+/* Publish the own minimum of each CPU of @cpus; true when one changed. */
+static bool latency_publish_cpus(struct latency_registry *r,
+				 const struct latency_cpus *cpus)
+{
+	bool moved = false;
+	int cpu;
+
+	if (!cpus)
+		return false;
+	for_each_cpu(cpu, &cpus->mask) {
+		struct latency_request *first = latency_cpu_first(r, cpu);
+		int *value = &per_cpu_ptr(r->cpu, cpu)->value;
+		int min = first ? first->usecs : INFINITE_LATENCY;
+
+		if (min != *value) {
+			WRITE_ONCE(*value, min);
+			moved = true;
+		}
+	}
+	return moved;
+}
+
+/*
+ * The one primitive, under ->lock, for every kind of holder: add @req with
+ * the CPU set @cpus (NULL: all) and the value @usecs (above INFINITE_LATENCY
+ * stored as INFINITE_LATENCY), give it @usecs, give it @usecs and the set
+ * @cpus, or remove it.  Every tree change first, then one publication: the
+ * system value, and the own minimum of each CPU the holder had or has.
+ * @req->registry says whether it is held.
+ */
+static void latency_apply(struct latency_registry *r,
+			  struct latency_request *req,
+			  enum latency_action action, int usecs,
+			  struct latency_cpus *cpus, struct latency_change *ch)
+{
+	struct rb_node *first;
+	bool relink;
+
+	lockdep_assert_held(&r->lock);
+	*ch = (struct latency_change) { .old_system = r->value,
+		.old = action == LATENCY_ADD ? INFINITE_LATENCY : req->usecs };
+	usecs = min(usecs, INFINITE_LATENCY);
+	relink = action != LATENCY_UPDATE || req->cpus ||
+		 !latency_keeps_order(req, usecs);
+	if (action == LATENCY_ADD) {
+		req->cpus = cpus;
+		if (req->identifier)
+			rb_add(&req->name_node, &r->names, latency_name_less);
+		WRITE_ONCE(req->registry, r);
+	} else if (relink) {
+		latency_link(r, req, false);
+	}
+	req->usecs = usecs;
+	if (action == LATENCY_MOVE || action == LATENCY_REMOVE) {
+		ch->old_cpus = req->cpus;
+		req->cpus = cpus;
+	}
+	if (action == LATENCY_REMOVE) {
+		if (req->identifier)
+			rb_erase(&req->name_node, &r->names);
+		WRITE_ONCE(req->registry, NULL);
+	} else if (relink) {
+		latency_link(r, req, true);
+	}
+
+	first = rb_first_cached(&r->all);
+	ch->system = first ? rb_entry(first, struct latency_request,
+				      rbnode)->usecs : INFINITE_LATENCY;
+	write_seqcount_begin(&r->seq);
+	if (ch->system != r->value)
+		WRITE_ONCE(r->value, ch->system);
+	ch->cpu_moved = latency_publish_cpus(r, ch->old_cpus) |
+			latency_publish_cpus(r, req->cpus);
+	write_seqcount_end(&r->seq);
+	ch->cpus = req->cpus;
+}
+
+DEFINE_PER_CPU(struct latency_idle, latency_idle);
+EXPORT_PER_CPU_SYMBOL_GPL(latency_idle);
+
+/* Serialises the waiting calls of latency_idle_wake(); protects the mask. */
+static DEFINE_MUTEX(latency_wake_lock);
+static struct cpumask latency_wake_mask;
+
+/*
+ * What a change asks of a CPU idle in a state of @exit_ns, whose next
+ * deeper state is @next_ns (0: none), its limit @old_ns before the change
+ * and @new_ns now (S64_MAX: none).  DEEP, interrupt it, depends on the
+ * present alone: a state too deep for the limit now.  SHALLOW, wake it so
+ * that its governor may go deeper, is a heuristic: an error costs power
+ * until its next wake-up, never latency.
+ */
+VISIBLE_IF_KUNIT enum latency_wake
+latency_idle_decide(s64 old_ns, s64 new_ns, u64 exit_ns, u32 next_ns)
+{
+	if (exit_ns > new_ns)
+		return LATENCY_WAKE_DEEP;
+	if (next_ns && next_ns > old_ns && next_ns <= new_ns)
+		return LATENCY_WAKE_SHALLOW;
+	return LATENCY_WAKE_NONE;
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_idle_decide);
+
+static void latency_idle_ipi(void *unused)
+{
+	/* Taking the interrupt was the point: this CPU has left its state. */
+}
+
+/*
+ * Make the limits published by a change (@ch; NULL for none) reach the
+ * idle CPUs: interrupt those idle in a state too deep for their limit now,
+ * wake those it allows to go deeper.  Without @wait, only the CPUs of
+ * @ch's sets when it changed no system value.  With @wait, every online
+ * CPU, whatever changed and whoever changed it, and return only when each
+ * that was too deep has taken the interrupt.
+ *
+ * cpuidle_enter_state() publishes a CPU's state, then reads its limit
+ * (latency_idle_enter()); this reads the CPUs' states after the limits
+ * were published.  With a full barrier on both sides, either this sees
+ * the state, or that CPU sees the new limit and enters a state that fits.
+ *
+ * Context: Any context without @wait; process context with it.  The loop
+ * runs with interrupts and preemption as the caller has them, under the
+ * RCU read lock for a change of some CPUs' limits only (O(CPUs named)).
+ */
+static void latency_idle_wake(const struct latency_change *ch, bool wait)
+{
+	const struct cpumask *a = cpu_online_mask, *b = cpu_none_mask;
+	int old = system_latency_constraint();
+	unsigned int deep = 0;
+	int cpu;
+
+	/* SHALLOW only where this change may have relaxed the limit. */
+	if (ch && ch->system != ch->old_system) {
+		old = ch->old_system;
+	} else if (ch && !wait) {
+		old = ch->old;
+		a = ch->cpus ? &ch->cpus->mask : cpu_none_mask;
+		b = ch->old_cpus ? &ch->old_cpus->mask : cpu_none_mask;
+	}
+	if (wait) {
+		mutex_lock(&latency_wake_lock);
+		cpumask_clear(&latency_wake_mask);
+	}
+	smp_mb();	/* pairs with the one in latency_idle_enter() */
+	for_each_cpu_or(cpu, a, b) {
+		struct latency_idle *li = per_cpu_ptr(&latency_idle, cpu);
+		s64 limit;
+
+		if (!cpu_online(cpu))
+			continue;
+		limit = latency_usecs_to_ns(cpu_latency_constraint(cpu));
+		switch (latency_idle_decide(latency_usecs_to_ns(old), limit,
+					    latency_idle_exit_ns(cpu),
+					    READ_ONCE(li->next_ns))) {
+		case LATENCY_WAKE_DEEP:
+			deep++;
+			if (wait)
+				__cpumask_set_cpu(cpu, &latency_wake_mask);
+			else
+				wake_up_if_idle(cpu);
+			break;
+		case LATENCY_WAKE_SHALLOW:
+			wake_up_if_idle(cpu);
+			break;
+		case LATENCY_WAKE_NONE:
+			break;
+		}
+	}
+	if (wait && deep)
+		on_each_cpu_mask(&latency_wake_mask, latency_idle_ipi, NULL, true);
+	if (wait)
+		mutex_unlock(&latency_wake_lock);
+}
+
+/*
+ * After a change of @r, the lock dropped: make the new limits reach the
+ * idle CPUs (the system registry only), dispose of the CPU set the change
+ * took, and give a new system value to the notifier chain, now when the
+ * caller may sleep (@sync), else from the work item; with no notifier
+ * registered, nothing is queued (see register_latency_notifier()).
+ */
+static void latency_changed(struct latency_registry *r,
+			    struct latency_change *ch, bool sync)
+{
+	bool moved = ch->system != ch->old_system;
+
+	if (r == &latency_system && (sync || moved || ch->cpu_moved))
+		latency_idle_wake(ch, sync);
+	latency_dispose(NULL, ch->old_cpus);
+	/* A synchronous call also delivers what an earlier one left queued. */
+	if (!moved && !sync)
+		return;
+	smp_mb();	/* the value, then the chain: see register_latency_notifier() */
+	if (!rcu_access_pointer(r->notifiers.head))
+		return;
+	if (sync)
+		latency_notify(r, false);
+	else
+		schedule_work(&r->work);
+}
+
+/* The one allocation of a holder: KUnit stubs it to fail, failslab too. */
+VISIBLE_IF_KUNIT struct latency_constraint *latency_alloc(size_t len)
+{
+	struct latency_constraint *c;
+
+	KUNIT_STATIC_STUB_REDIRECT(latency_alloc, len);
+	return kzalloc(struct_size(c, identifier, len + 1), GFP_KERNEL);
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_alloc);
+
+static struct latency_constraint *latency_new(const char *id,
+					      struct task_struct *owner)
+{
+	size_t len = strlen(id);
+	struct latency_constraint *c = latency_alloc(len);
+
+	if (!c)
+		return NULL;
+	memcpy(c->identifier, id, len + 1);
+	c->req.identifier = c->identifier;
+	c->req.allocated = true;
+	if (owner) {
+		c->pid = get_task_pid(owner, PIDTYPE_TGID);
+		get_task_comm(c->comm, owner);
+	}
+	return c;
+}
+
+/*
+ * A name held through a request handle belongs to its holder: the named
+ * calls must not change it, let alone free it.
+ */
+static int latency_busy(const char *id)
+{
+	WARN_ONCE(1, "latency: \"%s\" is held through a latency_request\n", id);
+	return -EBUSY;
+}
+
+/* See set_acceptable_latency_cpus(); @owner is a user-space holder's task. */
+int latency_registry_set_cpus(struct latency_registry *r,
+			      const char *identifier, int usecs,
+			      const struct cpumask *cpus,
+			      struct task_struct *owner)
+{
+	struct latency_constraint *new = NULL;
+	struct latency_cpus *set;
+	struct latency_request *req;
+	struct latency_change ch;
+	unsigned long flags;
+	bool busy;
+	int ret;
+
+	might_sleep();
+	ret = latency_check_id(identifier) ?: latency_check_usecs(usecs) ?:
+	      (cpus ? latency_check_cpus(cpus) : 0);
+	if (ret)
+		return ret;
+	set = cpus ? latency_cpus_alloc(cpus) : NULL;
+	if (cpus && !set)
+		return -ENOMEM;
+	for (;;) {
+		raw_spin_lock_irqsave(&r->lock, flags);
+		req = latency_find(r, identifier);
+		if (req || new)
+			break;
+		raw_spin_unlock_irqrestore(&r->lock, flags);
+		/* An unknown name: allocate outside the lock, look again. */
+		new = latency_new(identifier, owner);
+		if (!new) {
+			kvfree(set);
+			return -ENOMEM;
+		}
+	}
+	busy = req && !req->allocated;
+	if (!req) {
+		latency_apply(r, &new->req, LATENCY_ADD, usecs, set, &ch);
+		new = NULL;
+		set = NULL;
+	} else if (!busy && (set ? req->cpus && cpumask_equal(&req->cpus->mask,
+							      &set->mask) :
+				   !req->cpus)) {
+		latency_apply(r, req, LATENCY_UPDATE, usecs, NULL, &ch);
+	} else if (!busy) {
+		latency_apply(r, req, LATENCY_MOVE, usecs, set, &ch);
+		set = NULL;
+	}
+	raw_spin_unlock_irqrestore(&r->lock, flags);
+	kvfree(set);
+	if (new) {	/* somebody added the name while we allocated */
+		put_pid(new->pid);
+		kfree(new);
+	}
+	if (busy)
+		return latency_busy(identifier);
+	latency_changed(r, &ch, true);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(latency_registry_set_cpus);
+
+/* modify and remove: look the holder up, apply @action, in any context. */
+static int latency_named_op(struct latency_registry *r, const char *identifier,
+			    enum latency_action action, int usecs)
+{
+	struct latency_request *req;
+	struct latency_change ch;
+	unsigned long flags;
+	bool busy, sets;
+	int ret;
+
+	ret = latency_check_id(identifier) ?: latency_check_usecs(usecs);
+	if (ret)
+		return ret;
+
+	raw_spin_lock_irqsave(&r->lock, flags);
+	req = latency_find(r, identifier);
+	busy = req && !req->allocated;
+	if (req && !busy)
+		latency_apply(r, req, action, usecs, NULL, &ch);
+	/* The CPU sets the wake-up reads (only then) stay alive until it ends. */
+	sets = req && !busy && ch.system == ch.old_system;
+	if (sets)
+		rcu_read_lock();
+	raw_spin_unlock_irqrestore(&r->lock, flags);
+	if (req && !busy)
+		latency_changed(r, &ch, false);
+	if (sets)
+		rcu_read_unlock();
+
+	if (!req)
+		return -ENOENT;
+	if (busy)
+		return latency_busy(identifier);
+	if (action == LATENCY_REMOVE)
+		latency_dispose(req, NULL);
+	return 0;
+}
+
+/* See modify_acceptable_latency(). */
+int latency_registry_modify(struct latency_registry *r,
+			    const char *identifier, int usecs)
+{
+	return latency_named_op(r, identifier, LATENCY_UPDATE, usecs);
+}
+EXPORT_SYMBOL_GPL(latency_registry_modify);
+
+/* See remove_acceptable_latency(). */
+int latency_registry_remove(struct latency_registry *r,
+			    const char *identifier)
+{
+	return latency_named_op(r, identifier, LATENCY_REMOVE, 0);
+}
+EXPORT_SYMBOL_GPL(latency_registry_remove);
+
+/**
+ * latency_request_init - give a request its identifier
+ * @req: the request: zeroed, or removed since it was last added
+ * @identifier: the holder's name, as for set_acceptable_latency(); the
+ *	registry does not copy it: it must stay valid and unchanged until
+ *	@req is last removed
+ *
+ * Context: Any context.
+ * Return: 0, or -EINVAL for a bad identifier or an active @req (with a
+ * warning).
+ */
+int latency_request_init(struct latency_request *req, const char *identifier)
+{
+	if (WARN_ONCE(!req, "latency: NULL request\n"))
+		return -EINVAL;
+	if (latency_check_id(identifier))
+		return -EINVAL;
+	if (WARN_ONCE(READ_ONCE(req->registry),
+		      "latency: %s() of an active request\n", __func__))
+		return -EINVAL;
+	*req = (struct latency_request) { .identifier = identifier,
+					  .usecs = INFINITE_LATENCY };
+	return 0;
+}
+EXPORT_SYMBOL_GPL(latency_request_init);
+
+/*
+ * Every call on a request handle, and the CPU latency QoS's: under the
+ * lock, check that @req is held by @r exactly when @action needs it and,
+ * for an add, that its identifier is free (a CPU latency QoS request, given
+ * its @caller, has none: it gets a serial number instead), then apply
+ * @action; deliver the change now (@sync) or from the work item.  An add
+ * gives @req the CPU set @cpus (NULL: all), which is @req's from then on if
+ * it returns 0; a remove disposes of it.  Calls on one request are
+ * serialised by its holder, so that its set lives through the wake-up.
+ */
+static int latency_request_op(struct latency_registry *r,
+			      struct latency_request *req,
+			      enum latency_action action, int usecs,
+			      unsigned long caller, struct latency_cpus *cpus,
+			      bool sync)
+{
+	bool add = action == LATENCY_ADD;
+	struct latency_change ch;
+	unsigned long flags;
+	bool held = false;
+	bool active;
+
+	raw_spin_lock_irqsave(&r->lock, flags);
+	active = req->registry == r;
+	if (add && !active && caller) {
+		req->identifier = NULL;
+		req->caller = caller;
+		req->serial = ++r->serial;
+		req->allocated = false;
+	} else if (add && !active) {
+		held = latency_find(r, req->identifier);
+	}
+	if (active != add && !held)
+		latency_apply(r, req, action, usecs, cpus, &ch);
+	raw_spin_unlock_irqrestore(&r->lock, flags);
+
+	if (WARN_ONCE(add && active, "latency: request added twice\n") ||
+	    WARN_ONCE(!add && !active, "latency: request not added\n"))
+		return -EINVAL;
+	if (WARN_ONCE(held, "latency: \"%s\" is already held\n",
+		      req->identifier))
+		return -EEXIST;
+	latency_changed(r, &ch, sync);
+	return 0;
+}
+
+/* See latency_request_add_cpus(); @cpus NULL for all. */
+int latency_registry_add_request(struct latency_registry *r,
+				 struct latency_request *req, int usecs,
+				 const struct cpumask *cpus)
+{
+	struct latency_cpus *set;
+	int ret;
+
+	might_sleep();
+	if (WARN_ONCE(!req || !req->identifier,
+		      "latency: request added before latency_request_init()\n"))
+		return -EINVAL;
+	ret = latency_check_usecs(usecs) ?:
+	      (cpus ? latency_check_cpus(cpus) : 0);
+	if (ret)
+		return ret;
+	set = cpus ? latency_cpus_alloc(cpus) : NULL;
+	if (cpus && !set)
+		return -ENOMEM;
+	ret = latency_request_op(r, req, LATENCY_ADD, usecs, 0, set, true);
+	if (ret)
+		kvfree(set);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(latency_registry_add_request);
+
+/* See latency_request_update(). */
+int latency_registry_update_request(struct latency_registry *r,
+				    struct latency_request *req, int usecs)
+{
+	if (WARN_ONCE(!req, "latency: NULL request\n"))
+		return -EINVAL;
+	return latency_check_usecs(usecs) ?:
+	       latency_request_op(r, req, LATENCY_UPDATE, usecs, 0, NULL, false);
+}
+EXPORT_SYMBOL_GPL(latency_registry_update_request);
+
+/* See latency_request_remove(). */
+int latency_registry_remove_request(struct latency_registry *r,
+				    struct latency_request *req)
+{
+	if (WARN_ONCE(!req, "latency: NULL request\n"))
+		return -EINVAL;
+	return latency_request_op(r, req, LATENCY_REMOVE, 0, 0, NULL, false);
+}
+EXPORT_SYMBOL_GPL(latency_registry_remove_request);
+
+/*
+ * A CPU latency QoS request, named by @caller in the listing.  In any
+ * context, as cpu_latency_qos_add_request() always was: it does not wait,
+ * the notifiers are called later.
+ */
+int latency_registry_add_qos(struct latency_registry *r,
+			     struct latency_request *req, int usecs,
+			     unsigned long caller)
+{
+	return latency_request_op(r, req, LATENCY_ADD, usecs,
+				  caller ?: _RET_IP_, NULL, false);
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_registry_add_qos);
+
+/*
+ * The built-in "kernel" constraint, unless one exists: whatever was set
+ * before the initcall stays.  Nothing else adds "kernel" this early.
+ */
+int latency_registry_add_kernel(struct latency_registry *r, int usecs)
+{
+	unsigned long flags;
+	bool held;
+
+	raw_spin_lock_irqsave(&r->lock, flags);
+	held = latency_find(r, "kernel");
+	raw_spin_unlock_irqrestore(&r->lock, flags);
+	return held ? -EEXIST : latency_registry_set(r, "kernel", usecs, NULL);
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_registry_add_kernel);
+
+/* See synchronize_acceptable_latency(). */
+void latency_registry_sync(struct latency_registry *r)
+{
+	might_sleep();
+	flush_work(&r->work);
+	if (r == &latency_system)
+		latency_idle_wake(NULL, true);
+	latency_notify(r, true);
+}
+EXPORT_SYMBOL_GPL(latency_registry_sync);
+
+/**
+ * register_latency_notifier - be told when the system constraint changes
+ * @nb: the notifier; its callback gets the new value as @action
+ *
+ * The callback runs in process context whenever the value returned by
+ * system_latency_constraint() changes, whichever call changed it.  It is
+ * expected to act on the new value before returning (see
+ * synchronize_acceptable_latency()), and must not change a constraint.
+ *
+ * Context: Process context; may sleep.
+ * Return: 0, or -EEXIST when @nb is already registered.
+ */
+int register_latency_notifier(struct notifier_block *nb)
+{
+	struct latency_registry *r = &latency_system;
+	int ret;
+
+	/*
+	 * Changes made while no notifier was registered were not delivered:
+	 * start from the value now.  A change published after this read
+	 * finds the notifier and is delivered.
+	 */
+	mutex_lock(&r->notify_lock);
+	ret = blocking_notifier_chain_register(&r->notifiers, nb);
+	smp_mb();	/* the chain, then the value: pairs with latency_changed() */
+	r->notified = latency_registry_value(r);
+	mutex_unlock(&r->notify_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(register_latency_notifier);
+

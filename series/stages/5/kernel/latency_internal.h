@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Internals of the latency-constraint registry, shared by kernel/latency.c,
+ * the CPU latency QoS and the KUnit suite.  Drivers use <linux/latency.h>.
+ */
+
+#ifndef _KERNEL_LATENCY_INTERNAL_H
+#define _KERNEL_LATENCY_INTERNAL_H
+
+#include <linux/latency.h>
+#include <linux/rbtree.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/types.h>
+
+/**
+ * struct latency_constraint - a named constraint the registry allocated
+ * @req: the constraint itself, with @req.identifier pointing to @identifier
+ *	and @req.allocated set
+ * @pid: thread group of the user-space holder (a reference), NULL for a
+ *	kernel holder
+ * @comm: command of the user-space holder, empty for a kernel holder
+ * @rcu: frees it once removed
+ * @identifier: the holder's name, NUL-terminated
+ */
+struct latency_constraint {
+	struct latency_request req;
+	struct pid *pid;
+	char comm[TASK_COMM_LEN];
+	struct rcu_head rcu;
+	char identifier[];
+};
+
+/**
+ * struct latency_node - a constraint in the tree of one of its CPUs
+ * @rbnode: in that CPU's struct latency_cpu tree
+ * @req: the constraint
+ */
+struct latency_node {
+	struct rb_node rbnode;
+	struct latency_request *req;
+};
+
+/**
+ * struct latency_cpus - the CPUs of a constraint that does not apply to all
+ * @mask: the CPUs: possible ones, at least one
+ * @rcu: frees it once unlinked, after the wake-ups that may read @mask
+ * @node: one for each CPU of @mask, in its order
+ */
+struct latency_cpus {
+	struct cpumask mask;
+	struct rcu_head rcu;
+	struct latency_node node[];
+};
+
+int latency_registry_add_qos(struct latency_registry *r,
+			     struct latency_request *req, int usecs,
+			     unsigned long caller);
+int latency_registry_add_kernel(struct latency_registry *r, int usecs);
+
+/* Room for the name a holder is listed and traced by. */
+#define LATENCY_NAME_LEN	(LATENCY_ID_MAX + 1)
+const char *latency_name(const char *identifier, unsigned long caller,
+			 char buf[LATENCY_NAME_LEN]);
+
+/* A constraint for every CPU: see set_acceptable_latency(). */
+static inline int latency_registry_set(struct latency_registry *r,
+				       const char *identifier, int usecs,
+				       struct task_struct *owner)
+{
+	return latency_registry_set_cpus(r, identifier, usecs, NULL, owner);
+}
+
+static inline int latency_registry_value(struct latency_registry *r)
+{
+	return READ_ONCE(r->value);
+}
+
+/* The limit of @cpu in @r: cpu_latency_constraint() of any registry. */
+static inline int latency_registry_cpu_value(struct latency_registry *r,
+					     int cpu)
+{
+	return latency_limit(r, per_cpu_ptr(r->cpu, cpu));
+}
+
+/* What a change of a CPU's limit asks of it, if it is idle. */
+enum latency_wake {
+	LATENCY_WAKE_NONE,
+	LATENCY_WAKE_DEEP,	/* in a state too deep: interrupt it */
+	LATENCY_WAKE_SHALLOW,	/* a deeper state is allowed now: wake it */
+};
+
+#if IS_ENABLED(CONFIG_KUNIT)
+void latency_workfn(struct work_struct *work);
+enum latency_wake latency_idle_decide(s64 old_ns, s64 new_ns, u64 exit_ns,
+				      u32 next_ns);
+struct latency_constraint *latency_alloc(size_t len);
+#endif
+
+/*
+ * The listing's order: by value, then named holders by identifier, then
+ * PM QoS requests (no identifier) in the order they were added.
+ */
+static inline bool latency_less(struct rb_node *a, const struct rb_node *b)
+{
+	const struct latency_request *ra, *rb;
+
+	ra = rb_entry(a, struct latency_request, rbnode);
+	rb = rb_entry(b, struct latency_request, rbnode);
+	if (ra->usecs != rb->usecs)
+		return ra->usecs < rb->usecs;
+	if (ra->identifier && rb->identifier)
+		return strcmp(ra->identifier, rb->identifier) < 0;
+	if (ra->identifier || rb->identifier)
+		return !!ra->identifier;
+	return ra->serial < rb->serial;
+}
+
+/* The same order in a CPU's tree, whose nodes point to their constraint. */
+static inline bool latency_node_less(struct rb_node *a, const struct rb_node *b)
+{
+	return latency_less(&rb_entry(a, struct latency_node, rbnode)->req->rbnode,
+			    &rb_entry(b, struct latency_node, rbnode)->req->rbnode);
+}
+
+/* The constraint that sets @cpu's own minimum in @r, or NULL. */
+static inline struct latency_request *
+latency_cpu_first(struct latency_registry *r, int cpu)
+{
+	struct rb_node *node = rb_first_cached(&per_cpu_ptr(r->cpu, cpu)->tree);
+
+	return node ? rb_entry(node, struct latency_node, rbnode)->req : NULL;
+}
+
+#endif /* _KERNEL_LATENCY_INTERNAL_H */
