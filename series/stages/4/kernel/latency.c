@@ -368,25 +368,6 @@ EXPORT_PER_CPU_SYMBOL_GPL(latency_idle);
 static DEFINE_MUTEX(latency_wake_lock);
 static struct cpumask latency_wake_mask;
 
-/*
- * What a change asks of a CPU idle in a state of @exit_ns, whose next
- * deeper state is @next_ns (0: none), its limit @old_ns before the change
- * and @new_ns now (S64_MAX: none).  DEEP, interrupt it, depends on the
- * present alone: a state too deep for the limit now.  SHALLOW, wake it so
- * that its governor may go deeper, is a heuristic: an error costs power
- * until its next wake-up, never latency.
- */
-VISIBLE_IF_KUNIT enum latency_wake
-latency_idle_decide(s64 old_ns, s64 new_ns, u64 exit_ns, u32 next_ns)
-{
-	if (exit_ns > new_ns)
-		return LATENCY_WAKE_DEEP;
-	if (next_ns && next_ns > old_ns && next_ns <= new_ns)
-		return LATENCY_WAKE_SHALLOW;
-	return LATENCY_WAKE_NONE;
-}
-EXPORT_SYMBOL_IF_KUNIT(latency_idle_decide);
-
 static void latency_idle_ipi(void *unused)
 {
 	/* Taking the interrupt was the point: this CPU has left its state. */
@@ -398,7 +379,8 @@ static void latency_idle_ipi(void *unused)
  * wake those it allows to go deeper.  Without @wait, only the CPUs of
  * @ch's sets when it changed no system value.  With @wait, every online
  * CPU, whatever changed and whoever changed it, and return only when each
- * that was too deep has taken the interrupt.
+ * that was too deep has taken the interrupt.  Never the CPU running this:
+ * it is not idle, and reads the new limits when it idles.
  *
  * cpuidle_enter_state() publishes a CPU's state, then reads its limit
  * (latency_idle_enter()); this reads the CPUs' states after the limits
@@ -414,7 +396,7 @@ static void latency_idle_wake(const struct latency_change *ch, bool wait)
 	const struct cpumask *a = cpu_online_mask, *b = cpu_none_mask;
 	int old = system_latency_constraint();
 	unsigned int deep = 0;
-	int cpu;
+	int cpu, self;
 
 	/* SHALLOW only where this change may have relaxed the limit. */
 	if (ch && ch->system != ch->old_system) {
@@ -429,16 +411,16 @@ static void latency_idle_wake(const struct latency_change *ch, bool wait)
 		cpumask_clear(&latency_wake_mask);
 	}
 	smp_mb();	/* pairs with the one in latency_idle_enter() */
+	self = raw_smp_processor_id();
 	for_each_cpu_or(cpu, a, b) {
-		struct latency_idle *li = per_cpu_ptr(&latency_idle, cpu);
 		s64 limit;
 
-		if (!cpu_online(cpu))
+		if (cpu == self || !cpu_online(cpu))
 			continue;
 		limit = latency_usecs_to_ns(cpu_latency_constraint(cpu));
 		switch (latency_idle_decide(latency_usecs_to_ns(old), limit,
 					    latency_idle_exit_ns(cpu),
-					    READ_ONCE(li->next_ns))) {
+					    READ_ONCE(per_cpu(latency_idle, cpu).next_ns))) {
 		case LATENCY_WAKE_DEEP:
 			deep++;
 			if (wait)

@@ -90,10 +90,26 @@ enum latency_wake {
 	LATENCY_WAKE_SHALLOW,	/* a deeper state is allowed now: wake it */
 };
 
+/*
+ * What a change asks of a CPU idle in a state of @exit_ns, whose next
+ * deeper state is @next_ns (0: none), its limit @old_ns before the change
+ * and @new_ns now (S64_MAX: none).  DEEP, interrupt it, depends on the
+ * present alone: a state too deep for the limit now.  SHALLOW, wake it so
+ * that its governor may go deeper, is a heuristic: an error costs power
+ * until its next wake-up, never latency.
+ */
+static inline enum latency_wake latency_idle_decide(s64 old_ns, s64 new_ns,
+						    u64 exit_ns, u32 next_ns)
+{
+	if (exit_ns > new_ns)
+		return LATENCY_WAKE_DEEP;
+	if (next_ns && next_ns > old_ns && next_ns <= new_ns)
+		return LATENCY_WAKE_SHALLOW;
+	return LATENCY_WAKE_NONE;
+}
+
 #if IS_ENABLED(CONFIG_KUNIT)
 void latency_workfn(struct work_struct *work);
-enum latency_wake latency_idle_decide(s64 old_ns, s64 new_ns, u64 exit_ns,
-				      u32 next_ns);
 struct latency_constraint *latency_alloc(size_t len);
 #endif
 

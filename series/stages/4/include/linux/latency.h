@@ -496,7 +496,7 @@ static inline void latency_domain_add(const struct cpumask *cpus, s64 delta_ns)
 		return;
 	for_each_cpu(cpu, cpus)
 		atomic64_add(delta_ns, &per_cpu_ptr(&latency_idle, cpu)->domain_ns);
-	smp_mb__after_atomic();
+	smp_mb__after_atomic();	/* pairs with latency_idle_wake() */
 }
 
 /* A value in usecs as cpuidle compares it: ns, S64_MAX for no constraint. */
