@@ -154,7 +154,7 @@ SMP=1 QEMU_ARGS="-icount shift=0" \
 	axis icount-axis
 	echo
 	echo "## A read of /proc/latency_constraints (its timer ticks 10 ms: 1000"
-	echo "## reads, less 1000 of a one-line file, cat's own cost)"
+	echo "## reads, less 1000 of /dev/null, cat's own cost)"
 	for n in 2 4 ${BENCH_AXIS_CPUS:-16 32 64}; do
 		[ -f "$build/bench-$n-console.log" ] && lines "$n" | grep -a '^listing:'
 	done

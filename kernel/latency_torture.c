@@ -335,8 +335,7 @@ out:
 	kfree(threads);
 	return ret;
 }
-/* Built in: once the cpuidle drivers are up. */
-late_initcall(latency_torture_init);
+late_initcall(latency_torture_init);	/* built in: after cpuidle's drivers */
 
 static void __exit latency_torture_exit(void)
 {
