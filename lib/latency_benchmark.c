@@ -961,6 +961,7 @@ static int bench_axis(void)
 
 	bench_watch_registry.lock = &latency_system.lock;
 	bench_watch_qos.lock = NULL;
+#ifndef CONFIG_PREEMPT_RT	/* there, pm_qos_lock is a sleeping lock */
 	if (bench_qos_lock) {
 		unsigned long addr = (unsigned long)&latency_system +
 				     bench_qos_lock;
@@ -971,6 +972,7 @@ static int bench_axis(void)
 		    IS_ALIGNED(addr, sizeof(u32)))
 			bench_watch_qos.lock = &l->rlock;
 	}
+#endif
 	/*
 	 * Timed, a trap costs tens of us under TCG, and its noise is all a
 	 * section would show: sections are counted in instructions only.

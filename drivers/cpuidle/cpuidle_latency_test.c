@@ -277,7 +277,8 @@ static void genpd_test_cleanup(void *data)
 
 /*
  * The CPU domain governor honours the constraints held for one CPU, not
- * only the system value, and tells the registry what its state adds to its
+ * only the system value, leaves to its state only what the CPU's own idle
+ * state does not take, and tells the registry what its state adds to its
  * CPUs' wake-up: a constraint that a CPU's own state meets, but not with
  * the domain's around it, interrupts that CPU.
  */
@@ -326,6 +327,14 @@ static void cpuidle_latency_genpd_cpu_domain(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 10 * US, genpd_test_domain_ns(t));
 	/* 20 + 10 fit in 30: nobody is interrupted. */
 	KUNIT_EXPECT_EQ(test, 0, genpd_test_sync_deep(test, t, 30));
+	/*
+	 * 25 us: 20 and 10 each fit, their sum does not: the CPU is
+	 * interrupted, and the domain, which counts what its CPU's state
+	 * takes, stays on.
+	 */
+	KUNIT_EXPECT_GE(test, genpd_test_sync_deep(test, t, 25), 1);
+	KUNIT_EXPECT_FALSE(test, genpd_test_power_down_ok(t));
+	KUNIT_EXPECT_EQ(test, 0, genpd_test_domain_ns(t));
 
 	/* 5 us: the domain stays on and adds nothing. */
 	KUNIT_EXPECT_GE(test, genpd_test_sync_deep(test, t, 5), 1);
