@@ -482,11 +482,11 @@ static inline u64 latency_idle_exit_ns(unsigned int cpu)
  *
  * For genpd, under the domain's lock, which keeps what the domain added.
  * Before its governor reads the CPUs' limits (cpu_latency_constraint()),
- * the domain adds the latency of the deepest state it considers; it lowers
- * that to the state it chose, and withdraws it when it powers on.  The
- * full barrier after a raise pairs with the one in latency_idle_wake(): a
- * change of a limit either is seen by the governor, or sees the domain's
- * latency and interrupts the CPUs it makes too deep.
+ * the domain adds the most that any state it may choose adds; it lowers
+ * that to the state it chose, and withdraws it when it powers on or does
+ * not power off.  The full barrier after a raise pairs with the one in
+ * latency_idle_wake(): a change of a limit either is seen by the governor,
+ * or sees the domain's latency and interrupts the CPUs it makes too deep.
  */
 static inline void latency_domain_add(const struct cpumask *cpus, s64 delta_ns)
 {
