@@ -196,8 +196,10 @@ static void cpuidle_latency_forced_idle_left_alone(struct kunit *test)
 /*
  * A CPU power domain (genpd with the CPU governor, as cpuidle-psci's in
  * OS-initiated mode) over one CPU, which a thread keeps "idle" in a state
- * of 20 us: the thread publishes that state and spins with interrupts on,
- * so that the CPU's own idle path rewrites nothing meanwhile.
+ * of 20 us: the thread, bound to that CPU, publishes that state and stays
+ * runnable, so that the CPU never idles and its own idle path rewrites
+ * nothing meanwhile.  It is preemptible: a task preempted on that CPU with
+ * migration disabled (a sleeping spinlock on PREEMPT_RT) must get it back.
  */
 struct genpd_test {
 	struct genpd_power_state states[2];
@@ -220,14 +222,14 @@ static int genpd_test_idle_fn(void *arg)
 {
 	struct genpd_test *t = arg;
 
-	preempt_disable();
-	WRITE_ONCE(this_cpu_ptr(&latency_idle)->exit_ns, 20 * US);
+	struct latency_idle *li = per_cpu_ptr(&latency_idle, t->cpu);
+
+	WRITE_ONCE(li->exit_ns, 20 * US);
 	smp_mb();	/* as latency_idle_enter() */
 	WRITE_ONCE(t->started, true);
 	while (!READ_ONCE(t->stop))
-		cpu_relax();
-	WRITE_ONCE(this_cpu_ptr(&latency_idle)->exit_ns, 0);
-	preempt_enable();
+		cond_resched();
+	WRITE_ONCE(li->exit_ns, 0);
 	while (!kthread_should_stop())
 		schedule_timeout_interruptible(1);
 	return 0;
@@ -291,6 +293,12 @@ static void cpuidle_latency_genpd_cpu_domain(struct kunit *test)
 	t->cpu = cpumask_last(cpu_online_mask);
 	if (!t->cpu)
 		kunit_skip(test, "needs a second online CPU");
+	/*
+	 * This case's own thread, which exits after it, stays off that CPU:
+	 * a synchronous call never interrupts the CPU that makes it.
+	 */
+	KUNIT_ASSERT_EQ(test, 0, set_cpus_allowed_ptr(current,
+						      cpumask_of(cpumask_first(cpu_online_mask))));
 	/* A retention state of 10 us and a power-down of 80 us. */
 	t->states[0].power_on_latency_ns = 8 * US;
 	t->states[0].power_off_latency_ns = 2 * US;
