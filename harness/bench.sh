@@ -65,9 +65,9 @@ cst_args() {
 bench_boot() {
 	log=$build/bench-$1-console.log
 	start=$(date +%s)
-	BOOT_TIMEOUT=${2:-2400} "$top/harness/boot.sh" bench "$log" \
+	BOOT_TIMEOUT=${2:-2400} "$top/harness/boot.sh" "${BENCH_MODE:-bench}" "$log" \
 		>/dev/null 2>&1 || true
-	if grep -a -q '^done' "$log"; then
+	if grep -a -q -e '^done' -e '^listing: .*a line per CPU' "$log"; then
 		echo "$1: $(($(date +%s) - start)) s" >>"$build/bench-times.new"
 	elif [ -n "${2:-}" ]; then
 		echo "$1: did not finish in $2 s" >>"$build/bench-times.new"
@@ -110,6 +110,12 @@ SMP=4 KERNEL_ARGS="latency_benchmark.rows=table" bench_boot 4
 for smp in ${BENCH_AXIS_CPUS:-16 32 64}; do
 	SMP=$smp QEMU_ARGS="$(cst_args "$smp")" KERNEL_ARGS="latency_benchmark.rows=axis $qos_lock" \
 		bench_boot "$smp" "${BENCH_AXIS_TIMEOUT:-1200}"
+done
+# The listing alone (no benchmark: the guest reads it and powers off),
+# with the most CPUs: its cost grows with the CPUs it names.
+for smp in ${BENCH_LISTING_CPUS:-64}; do
+	SMP=$smp QEMU_ARGS="$(cst_args "$smp")" BENCH_MODE=listing \
+		bench_boot "listing-$smp" "${BENCH_AXIS_TIMEOUT:-1200}"
 done
 # Instructions, not time: under -icount shift=0 QEMU advances the guest's
 # clock by 1 ns per instruction executed, so the same table counts
@@ -154,9 +160,13 @@ SMP=1 QEMU_ARGS="-icount shift=0" \
 	axis icount-axis
 	echo
 	echo "## A read of /proc/latency_constraints (its timer ticks 10 ms: 1000"
-	echo "## reads, less 1000 of /dev/null, cat's own cost)"
+	echo "## reads by one process, less 1000 of /dev/null)"
 	for n in 2 4 ${BENCH_AXIS_CPUS:-16 32 64}; do
 		[ -f "$build/bench-$n-console.log" ] && lines "$n" | grep -a '^listing:'
+	done
+	for n in ${BENCH_LISTING_CPUS:-64}; do
+		[ -f "$build/bench-listing-$n-console.log" ] &&
+			lines "listing-$n" | grep -a '^listing:'
 	done
 	echo
 	echo "# Added work on each idle entry, counted in the instructions of"
