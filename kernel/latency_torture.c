@@ -26,6 +26,10 @@
  * boot's run counted, and turns the counts into test results.  With
  * "idle_ms", each thread sleeps that long after each change, leaving the
  * CPUs idle (deep, where a state really sleeps) for the next one to find.
+ * With "loose", each thread relaxes its holders after each change and the
+ * timer sets only values that forbid no state, so that the CPUs sleep deep
+ * between changes and each synchronous tightening has CPUs to interrupt:
+ * with the wake-up broken, that run counts violations.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -56,6 +60,9 @@ MODULE_PARM_DESC(settle_us, "how long a CPU may take to demote itself");
 static int idle_ms;
 module_param(idle_ms, int, 0444);
 MODULE_PARM_DESC(idle_ms, "ms each thread sleeps after a change");
+static bool loose;
+module_param(loose, bool, 0444);
+MODULE_PARM_DESC(loose, "relax each holder after each change: CPUs sleep deep between changes");
 
 /* The counts of the run, for torture.sh. */
 static long changes, checks, violations, offline;
@@ -76,6 +83,13 @@ static unsigned long torture_end;
 static int torture_value(void)
 {
 	return torture_values[get_random_u32_below(ARRAY_SIZE(torture_values))];
+}
+
+/* From the values that forbid no idle state of the test guests. */
+static int torture_loose_value(void)
+{
+	return torture_values[ARRAY_SIZE(torture_values) - 1 -
+			      get_random_u32_below(3)];
 }
 
 static bool torture_online(int cpu)
@@ -185,6 +199,12 @@ static int torture_thread_fn(void *arg)
 			usleep_range(50, 200);
 			break;
 		}
+		if (loose) {
+			modify_acceptable_latency(t->id, INFINITE_LATENCY);
+			if (latency_request_active(&t->req))
+				latency_request_update(&t->req, INFINITE_LATENCY);
+			modify_acceptable_latency("torture:irq", INFINITE_LATENCY);
+		}
 		if (idle_ms > 0)
 			msleep(idle_ms);
 		cond_resched();
@@ -207,7 +227,7 @@ static struct latency_request torture_irq_req;
  */
 static enum hrtimer_restart torture_timer_fn(struct hrtimer *timer)
 {
-	int v = torture_value();
+	int v = loose ? torture_loose_value() : torture_value();
 
 	atomic_long_inc(&torture_changes);
 	switch (get_random_u32_below(4)) {
