@@ -41,6 +41,7 @@
 #include <linux/kthread.h>
 #include <linux/latency.h>
 #include <linux/module.h>
+#include <linux/prandom.h>
 #include <linux/random.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
@@ -80,16 +81,12 @@ static atomic_long_t torture_changes, torture_checks, torture_violations;
 static atomic_long_t torture_offline;
 static unsigned long torture_end;
 
-static int torture_value(void)
+/* @r: a random number; @relaxed: only values that forbid no state. */
+static int torture_value(u32 r, bool relaxed)
 {
-	return torture_values[get_random_u32_below(ARRAY_SIZE(torture_values))];
-}
-
-/* From the values that forbid no idle state of the test guests. */
-static int torture_loose_value(void)
-{
-	return torture_values[ARRAY_SIZE(torture_values) - 1 -
-			      get_random_u32_below(3)];
+	if (relaxed)	/* the last three */
+		return torture_values[ARRAY_SIZE(torture_values) - 1 - r % 3];
+	return torture_values[r % ARRAY_SIZE(torture_values)];
 }
 
 static bool torture_online(int cpu)
@@ -157,7 +154,7 @@ static int torture_thread_fn(void *arg)
 	int v;
 
 	while (time_before(jiffies, torture_end) && !kthread_should_stop()) {
-		v = torture_value();
+		v = torture_value(get_random_u32(), false);
 		atomic_long_inc(&torture_changes);
 		switch (get_random_u32_below(8)) {
 		case 0:
@@ -217,6 +214,12 @@ static int torture_thread_fn(void *arg)
 
 /* Changes from hard interrupt context, on whichever CPU the timer fires. */
 static struct hrtimer torture_timer;
+/*
+ * The timer's random numbers: get_random_u32() takes a local lock, which
+ * sleeps on PREEMPT_RT, and a hard interrupt may not.  The timer never
+ * runs twice at once: one state serves it.
+ */
+static struct rnd_state torture_timer_rnd;
 static struct latency_request torture_irq_req;
 
 /*
@@ -227,10 +230,11 @@ static struct latency_request torture_irq_req;
  */
 static enum hrtimer_restart torture_timer_fn(struct hrtimer *timer)
 {
-	int v = loose ? torture_loose_value() : torture_value();
+	u32 r = prandom_u32_state(&torture_timer_rnd);
+	int v = torture_value(r, loose);
 
 	atomic_long_inc(&torture_changes);
-	switch (get_random_u32_below(4)) {
+	switch ((r >> 8) % 4) {
 	case 0:
 		modify_acceptable_latency("torture:irq", v);
 		break;
@@ -246,7 +250,7 @@ static enum hrtimer_restart torture_timer_fn(struct hrtimer *timer)
 	}
 	if (time_after(jiffies, torture_end))
 		return HRTIMER_NORESTART;
-	hrtimer_forward_now(timer, ns_to_ktime((500 + get_random_u32_below(1000)) *
+	hrtimer_forward_now(timer, ns_to_ktime((500 + (r >> 16) % 1000) *
 					       NSEC_PER_USEC));
 	return HRTIMER_RESTART;
 }
@@ -289,6 +293,7 @@ static int __init latency_torture_init(void)
 		goto out;
 	}
 	torture_end = jiffies + duration * HZ;
+	prandom_seed_state(&torture_timer_rnd, get_random_u64());
 	hrtimer_init(&torture_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	torture_timer.function = torture_timer_fn;
 	if (set_acceptable_latency("torture:irq", INFINITE_LATENCY) ||
