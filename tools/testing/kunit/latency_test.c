@@ -2273,12 +2273,15 @@ static void latency_cpus_wake_decided_per_cpu(struct kunit *test)
 
 /*
  * A CPU that stands for one idle in a state of @exit_ns: a thread bound to
- * it publishes that state as cpuidle_enter_state() does and spins with
- * interrupts on, so that it takes the registry's interrupt and stays "in"
- * the state after it, as a CPU that idles deep again would.
+ * it publishes that state as cpuidle_enter_state() does and stays runnable
+ * (preemptible: on PREEMPT_RT, a task preempted there inside a sleeping
+ * lock must get the CPU back), so that the CPU never idles, takes the
+ * registry's interrupt and stays "in" the state after it, as a CPU that
+ * idles deep again would.
  */
 struct latency_fake_idle {
 	u32 exit_ns;
+	int cpu;
 	bool started;
 	bool stop;
 };
@@ -2286,15 +2289,14 @@ struct latency_fake_idle {
 static int latency_fake_idle_fn(void *arg)
 {
 	struct latency_fake_idle *f = arg;
+	struct latency_idle *li = per_cpu_ptr(&latency_idle, f->cpu);
 
-	preempt_disable();
-	WRITE_ONCE(this_cpu_ptr(&latency_idle)->exit_ns, f->exit_ns);
+	WRITE_ONCE(li->exit_ns, f->exit_ns);
 	smp_mb();	/* as latency_idle_enter() */
 	WRITE_ONCE(f->started, true);
 	while (!READ_ONCE(f->stop))
-		cpu_relax();
-	WRITE_ONCE(this_cpu_ptr(&latency_idle)->exit_ns, 0);
-	preempt_enable();
+		cond_resched();
+	WRITE_ONCE(li->exit_ns, 0);
 	while (!kthread_should_stop())
 		schedule_timeout_interruptible(1);
 	return 0;
@@ -2336,8 +2338,11 @@ static void latency_system_sync_decides_from_present(struct kunit *test)
 
 	if (!cpu)
 		kunit_skip(test, "needs a second online CPU");
+	/* The case's own thread stays off it: a call never interrupts its CPU. */
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(0)), 0);
 	if (register_trace_latency_idle_wake(latency_test_wake_probe, NULL))
 		kunit_skip(test, "needs the latency_idle_wake trace point");
+	f.cpu = cpu;
 	t = kthread_create_on_cpu(latency_fake_idle_fn, &f, cpu, "latency_fake/%u");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
 	wake_up_process(t);
