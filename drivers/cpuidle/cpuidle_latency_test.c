@@ -221,7 +221,6 @@ static void genpd_test_probe(void *data, int old, int new, unsigned int deep,
 static int genpd_test_idle_fn(void *arg)
 {
 	struct genpd_test *t = arg;
-
 	struct latency_idle *li = per_cpu_ptr(&latency_idle, t->cpu);
 
 	WRITE_ONCE(li->exit_ns, 20 * US);
@@ -288,17 +287,18 @@ static void cpuidle_latency_genpd_cpu_domain(struct kunit *test)
 {
 	struct genpd_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 	struct task_struct *idle;
+	unsigned int other;
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	t->cpu = cpumask_last(cpu_online_mask);
-	if (!t->cpu)
+	other = cpumask_any_but(cpu_online_mask, t->cpu);
+	if (other >= nr_cpu_ids)
 		kunit_skip(test, "needs a second online CPU");
 	/*
 	 * This case's own thread, which exits after it, stays off that CPU:
 	 * a synchronous call never interrupts the CPU that makes it.
 	 */
-	KUNIT_ASSERT_EQ(test, 0, set_cpus_allowed_ptr(current,
-						      cpumask_of(cpumask_first(cpu_online_mask))));
+	KUNIT_ASSERT_EQ(test, 0, set_cpus_allowed_ptr(current, cpumask_of(other)));
 	/* A retention state of 10 us and a power-down of 80 us. */
 	t->states[0].power_on_latency_ns = 8 * US;
 	t->states[0].power_off_latency_ns = 2 * US;
