@@ -27,7 +27,8 @@
  * "idle_ms", each thread sleeps that long after each change, leaving the
  * CPUs idle (deep, where a state really sleeps) for the next one to find.
  * With "loose", each thread relaxes its holders after each change and the
- * timer sets only values that forbid no state, so that the CPUs sleep deep
+ * timer sets only values that forbid no state of the test guests (C1-C3,
+ * WFI and a 200 us state), so that the CPUs sleep deep
  * between changes and each synchronous tightening has CPUs to interrupt:
  * with the wake-up broken, that run counts violations.
  */
@@ -81,7 +82,7 @@ static atomic_long_t torture_changes, torture_checks, torture_violations;
 static atomic_long_t torture_offline;
 static unsigned long torture_end;
 
-/* @r: a random number; @relaxed: only values that forbid no state. */
+/* @r: a random number; @relaxed: only values that forbid no state of the test guests. */
 static int torture_value(u32 r, bool relaxed)
 {
 	if (relaxed)	/* the last three */
