@@ -62,7 +62,7 @@ test)
 	esac
 	# A guest that stops panics with the report of what stopped it
 	# (harness/config/rt/), instead of printing nothing until the timeout.
-	[ "${FLAVOUR:-}" = rt ] && torture="$torture hung_task_panic=1 softlockup_panic=1"
+	[ "${FLAVOUR:-}" = rt ] && torture="$torture hung_task_panic=1 softlockup_panic=1 watchdog_thresh=30"
 	KERNEL_ARGS="${KERNEL_ARGS:-} latency.cpus=1-3:900000 $torture" \
 		"$top/harness/boot.sh" test "$log"
 	alog=$build/test-arm64-console.log
