@@ -12,6 +12,7 @@
 
 #include <kunit/test.h>
 #include <kunit/visibility.h>
+#include <linux/cpu.h>
 #include <linux/cpuidle.h>
 #include <linux/delay.h>
 #include <linux/kthread.h>
@@ -205,6 +206,7 @@ struct genpd_test {
 	struct genpd_power_state states[2];
 	struct generic_pm_domain pd;
 	struct task_struct *idle;
+	struct device *member;	/* a CPU's device added to the domain */
 	int cpu;
 	bool started, stop;
 };
@@ -245,9 +247,14 @@ static bool genpd_test_power_down_ok(struct genpd_test *t)
 	return t->pd.gov->power_down_ok(&t->pd.domain);
 }
 
+static s64 genpd_test_cpu_ns(int cpu)
+{
+	return atomic64_read(&per_cpu(latency_idle, cpu).domain_ns);
+}
+
 static s64 genpd_test_domain_ns(struct genpd_test *t)
 {
-	return atomic64_read(&per_cpu(latency_idle, t->cpu).domain_ns);
+	return genpd_test_cpu_ns(t->cpu);
 }
 
 /* A synchronous call for @usecs on the domain's CPU: the CPUs it interrupted. */
@@ -271,9 +278,32 @@ static void genpd_test_cleanup(void *data)
 		kthread_stop(t->idle);
 	unregister_trace_latency_idle_wake(genpd_test_probe, NULL);
 	tracepoint_synchronize_unregister();
+	if (t->member)
+		pm_genpd_remove_device(t->member);
 	/* Powered on, the domain withdraws its latency, as genpd would. */
 	genpd_cpu_latency(&t->pd, 0);
 	pm_genpd_remove(&t->pd);
+}
+
+/* A CPU domain with a retention state of 10 us and a power-down of 80 us. */
+static struct genpd_test *genpd_test_domain(struct kunit *test)
+{
+	struct genpd_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->states[0].power_on_latency_ns = 8 * US;
+	t->states[0].power_off_latency_ns = 2 * US;
+	t->states[1].power_on_latency_ns = 60 * US;
+	t->states[1].power_off_latency_ns = 20 * US;
+	t->pd.name = "kunit-cpu-domain";
+	t->pd.flags = GENPD_FLAG_CPU_DOMAIN | GENPD_FLAG_IRQ_SAFE;
+	t->pd.states = t->states;
+	t->pd.state_count = 2;
+	KUNIT_ASSERT_EQ(test, 0, pm_genpd_init(&t->pd, &pm_domain_cpu_gov,
+					       false));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   genpd_test_cleanup, t));
+	return t;
 }
 
 /*
@@ -285,13 +315,11 @@ static void genpd_test_cleanup(void *data)
  */
 static void cpuidle_latency_genpd_cpu_domain(struct kunit *test)
 {
-	struct genpd_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	unsigned int cpu = cpumask_last(cpu_online_mask);
+	unsigned int other = cpumask_any_but(cpu_online_mask, cpu);
 	struct task_struct *idle;
-	unsigned int other;
+	struct genpd_test *t;
 
-	KUNIT_ASSERT_NOT_NULL(test, t);
-	t->cpu = cpumask_last(cpu_online_mask);
-	other = cpumask_any_but(cpu_online_mask, t->cpu);
 	if (other >= nr_cpu_ids)
 		kunit_skip(test, "needs a second online CPU");
 	/*
@@ -299,22 +327,11 @@ static void cpuidle_latency_genpd_cpu_domain(struct kunit *test)
 	 * a synchronous call never interrupts the CPU that makes it.
 	 */
 	KUNIT_ASSERT_EQ(test, 0, set_cpus_allowed_ptr(current, cpumask_of(other)));
-	/* A retention state of 10 us and a power-down of 80 us. */
-	t->states[0].power_on_latency_ns = 8 * US;
-	t->states[0].power_off_latency_ns = 2 * US;
-	t->states[1].power_on_latency_ns = 60 * US;
-	t->states[1].power_off_latency_ns = 20 * US;
-	t->pd.name = "kunit-cpu-domain";
-	t->pd.flags = GENPD_FLAG_CPU_DOMAIN | GENPD_FLAG_IRQ_SAFE;
-	t->pd.states = t->states;
-	t->pd.state_count = 2;
-	KUNIT_ASSERT_EQ(test, 0, pm_genpd_init(&t->pd, &pm_domain_cpu_gov,
-					       false));
+	t = genpd_test_domain(test);
+	t->cpu = cpu;
 	cpumask_set_cpu(t->cpu, t->pd.cpus);
 	KUNIT_ASSERT_EQ(test, 0, register_trace_latency_idle_wake(genpd_test_probe,
 								  NULL));
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
-							   genpd_test_cleanup, t));
 	idle = kthread_run_on_cpu(genpd_test_idle_fn, t, t->cpu, "genpd_test/%u");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(idle));
 	t->idle = idle;
@@ -348,6 +365,54 @@ static void cpuidle_latency_genpd_cpu_domain(struct kunit *test)
 	KUNIT_EXPECT_GE(test, genpd_test_sync_deep(test, t, 5), 1);
 	KUNIT_EXPECT_FALSE(test, genpd_test_power_down_ok(t));
 	KUNIT_EXPECT_EQ(test, 0, genpd_test_domain_ns(t));
+}
+
+/*
+ * A CPU that joins a CPU domain (its device added, as dt_idle_genpd
+ * does) takes what the domain's state adds, and drops it when it leaves;
+ * a power-on (here the one after a system-sleep power-off, through
+ * dev_pm_genpd_resume()) withdraws it from every CPU of the domain.
+ */
+static void cpuidle_latency_genpd_join_leave_power_on(struct kunit *test)
+{
+	struct genpd_test *t = genpd_test_domain(test);
+	struct device *dev;
+	s64 before;
+
+	t->cpu = cpumask_last(cpu_online_mask);
+	dev = get_cpu_device(t->cpu);
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	before = genpd_test_domain_ns(t);
+	/* No CPU yet, no constraint: the governor publishes 80 us to none. */
+	KUNIT_EXPECT_TRUE(test, genpd_test_power_down_ok(t));
+	KUNIT_EXPECT_EQ(test, 1, t->pd.state_idx);
+	KUNIT_EXPECT_EQ(test, before, genpd_test_domain_ns(t));
+
+	KUNIT_ASSERT_EQ(test, 0, pm_genpd_add_device(&t->pd, dev));
+	t->member = dev;
+	KUNIT_EXPECT_TRUE(test, cpumask_test_cpu(t->cpu, t->pd.cpus));
+	KUNIT_EXPECT_EQ(test, before + 80 * US, genpd_test_domain_ns(t));
+
+	/*
+	 * Off for system sleep, which publishes nothing; then on: withdrawn.
+	 * (A kernel without system sleep, as the arm64 test guest, has no
+	 * such path to a power-on without a driver.)
+	 */
+	if (IS_ENABLED(CONFIG_PM_GENERIC_DOMAINS_SLEEP)) {
+		dev_pm_genpd_suspend(dev);
+		KUNIT_EXPECT_EQ(test, GENPD_STATE_OFF, t->pd.status);
+		dev_pm_genpd_resume(dev);
+		KUNIT_EXPECT_EQ(test, GENPD_STATE_ON, t->pd.status);
+		KUNIT_EXPECT_EQ(test, before, genpd_test_domain_ns(t));
+	}
+
+	/* Published again, then the CPU leaves: it drops it. */
+	KUNIT_EXPECT_TRUE(test, genpd_test_power_down_ok(t));
+	KUNIT_EXPECT_EQ(test, before + 80 * US, genpd_test_domain_ns(t));
+	KUNIT_EXPECT_EQ(test, 0, pm_genpd_remove_device(dev));
+	t->member = NULL;
+	KUNIT_EXPECT_FALSE(test, cpumask_test_cpu(t->cpu, t->pd.cpus));
+	KUNIT_EXPECT_EQ(test, before, genpd_test_domain_ns(t));
 }
 #endif
 
@@ -439,6 +504,7 @@ static struct kunit_case cpuidle_latency_cases[] = {
 	KUNIT_CASE(cpuidle_latency_governor_req_infinite_ignored),
 #if IS_BUILTIN(CONFIG_CPUIDLE_LATENCY_KUNIT_TEST) && IS_ENABLED(CONFIG_PM_GENERIC_DOMAINS)
 	KUNIT_CASE(cpuidle_latency_genpd_cpu_domain),
+	KUNIT_CASE(cpuidle_latency_genpd_join_leave_power_on),
 #endif
 	{}
 };
