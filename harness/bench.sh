@@ -164,8 +164,9 @@ SMP=1 QEMU_ARGS="-icount shift=0" \
 	echo "## (6.12: pm_qos_lock), in instructions"
 	axis icount-axis
 	echo
-	echo "## A read of /proc/latency_constraints (its timer ticks 10 ms: 1000"
-	echo "## reads by one process, less 1000 of /dev/null)"
+	echo "## A read of /proc/latency_constraints (its timer ticks 10 ms: 10000"
+	echo "## reads by one process, less 10000 of /dev/null; the bench boots"
+	echo "## give every CPU C2 and C3, which spin under TCG, the listing boot C1)"
 	for n in 2 4 ${BENCH_AXIS_CPUS:-16 32 64}; do
 		case " ${BENCH_LISTING_CPUS:-64} " in
 		*" $n "*) continue ;;	# from its own boot, below
