@@ -28,9 +28,9 @@
  * CPUs idle (deep, where a state really sleeps) for the next one to find.
  * With "loose", each thread relaxes its holders after each change and the
  * timer sets only values that forbid no state of the test guests (C1-C3,
- * WFI and a 200 us state), so that the CPUs sleep deep
- * between changes and each synchronous tightening has CPUs to interrupt:
- * with the wake-up broken, that run counts violations.
+ * WFI and a 200 us state), so that the CPUs sleep deep between changes and
+ * each synchronous tightening has CPUs to interrupt: with the wake-up
+ * broken, that run counts violations.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
