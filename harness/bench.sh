@@ -5,9 +5,9 @@
 # lib/latency_benchmark.c, our registry against CPU latency QoS, then once
 # more counting instructions instead of time (QEMU -icount); its CPU-count
 # axis, timed with 2, 16, 32 and 64 vCPUs (BENCH_AXIS_CPUS) and in
-# instructions with one; a read of /proc/latency_constraints in each, and
-# alone with 64 vCPUs (BENCH_LISTING_CPUS); then count the instructions
-# the series adds to each idle entry in cpuidle_enter_state().
+# instructions with one; a read of /proc/latency_constraints in each
+# timed boot; then count the instructions the series adds to each idle
+# entry in cpuidle_enter_state().
 # The results go to build/bench-results.txt, and to the terminal at the
 # end; a run that gives no table fails.
 set -eu
@@ -66,9 +66,9 @@ cst_args() {
 bench_boot() {
 	log=$build/bench-$1-console.log
 	start=$(date +%s)
-	BOOT_TIMEOUT=${2:-2400} "$top/harness/boot.sh" "${BENCH_MODE:-bench}" "$log" \
+	BOOT_TIMEOUT=${2:-2400} "$top/harness/boot.sh" bench "$log" \
 		>/dev/null 2>&1 || true
-	if grep -a -q -e '^done' -e '^listing: .*a line per CPU' "$log"; then
+	if grep -a -q '^done' "$log"; then
 		echo "$1: $(($(date +%s) - start)) s" >>"$build/bench-times.new"
 	elif [ -n "${2:-}" ]; then
 		echo "$1: did not finish in $2 s" >>"$build/bench-times.new"
@@ -119,16 +119,6 @@ for smp in ${BENCH_AXIS_CPUS:-16 32 64}; do
 		KERNEL_ARGS="latency_benchmark.rows=axis $qos_lock $c1" \
 		bench_boot "$smp" "${BENCH_AXIS_TIMEOUT:-1200}"
 done
-# The listing alone (no benchmark: the guest reads it and powers off),
-# with the most CPUs: its cost grows with the CPUs it names.  C1 only:
-# under TCG, acpi_idle's C2 and C3 are port reads that return at once, so
-# that each idle vCPU would spin through them and 64 of them share the
-# host's cores with the one that reads (that boot did not reach user space
-# in 13 minutes); in C1 (HLT) a vCPU sleeps.
-for smp in ${BENCH_LISTING_CPUS:-64}; do
-	SMP=$smp KERNEL_ARGS="processor.max_cstate=1" BENCH_MODE=listing \
-		bench_boot "listing-$smp" "${BENCH_AXIS_TIMEOUT:-1200}"
-done
 # Instructions, not time: under -icount shift=0 QEMU advances the guest's
 # clock by 1 ns per instruction executed, so the same table counts
 # instructions per operation, without the host's noise.  One vCPU, and no
@@ -173,16 +163,9 @@ SMP=1 QEMU_ARGS="-icount shift=0" \
 	echo
 	echo "## A read of /proc/latency_constraints (its timer ticks 10 ms: 10000"
 	echo "## reads by one process, less 10000 of /dev/null; the bench boots"
-	echo "## give every CPU C2 and C3, which spin under TCG, the listing boot C1)"
+	echo "## up to 16 give every CPU C2 and C3, which spin under TCG, above C1)"
 	for n in 2 4 ${BENCH_AXIS_CPUS:-16 32 64}; do
-		case " ${BENCH_LISTING_CPUS:-64} " in
-		*" $n "*) continue ;;	# from its own boot, below
-		esac
 		[ -f "$build/bench-$n-console.log" ] && lines "$n" | grep -a '^listing:'
-	done
-	for n in ${BENCH_LISTING_CPUS:-64}; do
-		[ -f "$build/bench-listing-$n-console.log" ] &&
-			lines "listing-$n" | grep -a '^listing:'
 	done
 	echo
 	echo "# Added work on each idle entry, counted in the instructions of"

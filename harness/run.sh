@@ -56,14 +56,14 @@ test)
 	# A constraint for CPUs 1-3 from boot, too loose to forbid a state:
 	# percpu_idle.sh finds it listed.  The real-time and data-race
 	# flavours torture the registry for a minute, make test for 10 s.
-	torture=
-	case ${FLAVOUR:-} in
-	rt|kcsan) torture=latency_torture.duration=60 ;;
-	esac
-	# A guest that stops panics with the report of what stopped it
+	# On RT, a guest that stops panics with the report of what stopped it
 	# (harness/config/rt/), instead of printing nothing until the timeout.
-	[ "${FLAVOUR:-}" = rt ] && torture="$torture hung_task_panic=1 softlockup_panic=1 watchdog_thresh=30"
-	KERNEL_ARGS="${KERNEL_ARGS:-} latency.cpus=1-3:900000 $torture" \
+	flavour_args=
+	case ${FLAVOUR:-} in
+	kcsan)	flavour_args=latency_torture.duration=60 ;;
+	rt)	flavour_args="latency_torture.duration=60 hung_task_panic=1 softlockup_panic=1 watchdog_thresh=30" ;;
+	esac
+	KERNEL_ARGS="${KERNEL_ARGS:-} latency.cpus=1-3:900000 $flavour_args" \
 		"$top/harness/boot.sh" test "$log"
 	alog=$build/test-arm64-console.log
 	if [ -n "$arm64" ]; then
