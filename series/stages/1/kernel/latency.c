@@ -2,20 +2,12 @@
 /*
  * latency.c: explicit system-wide latency-expectation infrastructure
  *
- * The purpose of this infrastructure is to allow device drivers to state
- * the latency constraint they have, and to collect and summarize these
- * expectations globally.  The accumulated result is then used by power
- * management and similar users to make decisions that trade latency for
- * something else.
- *
- * An example user of this is CPU idle: each deeper C-state saves more
- * power but takes longer to leave.  To choose well, the idle code needs to
- * know how much wake-up latency the system can accept right now.
- *
- * An example announcer of latency is an audio driver that knows it will get
- * an interrupt when the hardware has 200 usec of samples left in its DMA
- * buffer; such a driver sets a constraint of, say, 150 usec while it plays,
- * and removes it when it stops.
+ * Device drivers state the latency constraint they have; the registry
+ * collects them, and power management trades latency for power within
+ * them.  CPU idle is the user: each deeper C-state saves more power but
+ * takes longer to leave.  An audio driver whose hardware interrupts with
+ * 200 usec of samples left in its DMA buffer announces, say, 150 usec
+ * while it plays, and removes it when it stops.
  *
  * Multiple drivers each announce their maximum accepted latency; a string
  * identifier keeps them apart and names them in /proc/latency_constraints.
@@ -178,8 +170,8 @@ struct latency_change {
 };
 
 /* Put @req in its tree (@link), or take it out. */
-static void latency_link(struct latency_registry *r,
-			 struct latency_request *req, bool link)
+static __always_inline void latency_link(struct latency_registry *r,
+					 struct latency_request *req, bool link)
 {
 	if (link)
 		rb_add_cached(&req->rbnode, &r->all, latency_less);
@@ -189,19 +181,23 @@ static void latency_link(struct latency_registry *r,
 
 /*
  * Whether @req keeps its place in the order
- * with the value @usecs: it cannot pass the neighbour it moves away from.
+ * with the value @usecs: it cannot pass the neighbour it moves away from
+ * (the smallest, moving down, has none).
  */
-static bool latency_keeps_order(struct latency_request *req, int usecs)
+static __always_inline bool latency_keeps_order(struct latency_registry *r,
+						struct latency_request *req,
+						int usecs)
 {
-	bool up = usecs > req->usecs;
-	struct rb_node *next = up ? rb_next(&req->rbnode) :
-				    rb_prev(&req->rbnode);
 	int old = req->usecs;
+	struct rb_node *next;
 	bool keeps;
 
+	if (usecs <= old && r->all.rb_leftmost == &req->rbnode)
+		return true;
+	next = usecs > old ? rb_next(&req->rbnode) : rb_prev(&req->rbnode);
 	req->usecs = usecs;
-	keeps = !next || (up ? latency_less(&req->rbnode, next) :
-			       latency_less(next, &req->rbnode));
+	keeps = !next || (usecs > old ? latency_less(&req->rbnode, next) :
+					latency_less(next, &req->rbnode));
 	req->usecs = old;
 	return keeps;
 }
@@ -221,9 +217,10 @@ static void latency_apply(struct latency_registry *r,
 	bool relink;
 
 	lockdep_assert_held(&r->lock);
-	*ch = (struct latency_change) { .old_system = r->value };
+	ch->old_system = r->value;
 	usecs = min(usecs, INFINITE_LATENCY);
-	relink = action != LATENCY_UPDATE || !latency_keeps_order(req, usecs);
+	relink = action != LATENCY_UPDATE ||
+		 !latency_keeps_order(r, req, usecs);
 	if (action == LATENCY_ADD)
 		rb_add(&req->name_node, &r->names, latency_name_less);
 	else if (relink)
@@ -247,8 +244,9 @@ static void latency_apply(struct latency_registry *r,
  * item; with no notifier registered, nothing is queued (see
  * register_latency_notifier()).
  */
-static void latency_changed(struct latency_registry *r,
-			    struct latency_change *ch, bool sync)
+static __always_inline void latency_changed(struct latency_registry *r,
+					    const struct latency_change *ch,
+					    bool sync)
 {
 	bool moved = ch->system != ch->old_system;
 
@@ -297,7 +295,7 @@ int latency_registry_set(struct latency_registry *r, const char *identifier,
 {
 	struct latency_constraint *new = NULL;
 	struct latency_request *req;
-	struct latency_change ch;
+	struct latency_change ch __uninitialized;
 	unsigned long flags;
 	int ret;
 
@@ -337,7 +335,7 @@ static int latency_named_op(struct latency_registry *r, const char *identifier,
 			    enum latency_action action, int usecs)
 {
 	struct latency_request *req;
-	struct latency_change ch;
+	struct latency_change ch __uninitialized;
 	unsigned long flags;
 	int ret;
 

@@ -42,6 +42,13 @@ void latency_workfn(struct work_struct *work);
 struct latency_constraint *latency_alloc(size_t len);
 #endif
 
+/* Two holders of one value: by identifier. */
+static inline bool latency_tie_less(const struct latency_request *ra,
+				    const struct latency_request *rb)
+{
+	return strcmp(ra->identifier, rb->identifier) < 0;
+}
+
 /* The listing's order: by value, then by identifier. */
 static inline bool latency_less(struct rb_node *a, const struct rb_node *b)
 {
@@ -49,9 +56,8 @@ static inline bool latency_less(struct rb_node *a, const struct rb_node *b)
 
 	ra = rb_entry(a, struct latency_request, rbnode);
 	rb = rb_entry(b, struct latency_request, rbnode);
-	if (ra->usecs != rb->usecs)
-		return ra->usecs < rb->usecs;
-	return strcmp(ra->identifier, rb->identifier) < 0;
+	return ra->usecs < rb->usecs ||
+	       (ra->usecs == rb->usecs && latency_tie_less(ra, rb));
 }
 
 #endif /* _KERNEL_LATENCY_INTERNAL_H */

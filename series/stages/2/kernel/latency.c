@@ -2,26 +2,18 @@
 /*
  * latency.c: explicit system-wide latency-expectation infrastructure
  *
- * The purpose of this infrastructure is to allow device drivers to state
- * the latency constraint they have, and to collect and summarize these
- * expectations globally.  The accumulated result is then used by power
- * management and similar users to make decisions that trade latency for
- * something else.
- *
- * An example user of this is CPU idle: each deeper C-state saves more
- * power but takes longer to leave.  To choose well, the idle code needs to
- * know how much wake-up latency the system can accept right now.
- *
- * An example announcer of latency is an audio driver that knows it will get
- * an interrupt when the hardware has 200 usec of samples left in its DMA
- * buffer; such a driver sets a constraint of, say, 150 usec while it plays,
- * and removes it when it stops.
+ * Device drivers state the latency constraint they have; the registry
+ * collects them, and power management trades latency for power within
+ * them.  CPU idle is the user: each deeper C-state saves more power but
+ * takes longer to leave.  An audio driver whose hardware interrupts with
+ * 200 usec of samples left in its DMA buffer announces, say, 150 usec
+ * while it plays, and removes it when it stops.
  *
  * Multiple drivers each announce their maximum accepted latency; a string
  * identifier keeps them apart and names them in /proc/latency_constraints.
  * The system value is the minimum of them, published for lock-free readers.
  *
- * Every change is one call of one primitive, latency_apply(), under the
+ * Every change is one call of one primitive, __latency_apply(), under the
  * registry lock: it moves the holder in the trees (O(log n)), then
  * publishes once.  After the lock is dropped, the notifier chain runs in
  * process context.  A holder that must not allocate embeds a struct
@@ -180,8 +172,8 @@ struct latency_change {
 };
 
 /* Put @req in its tree (@link), or take it out. */
-static void latency_link(struct latency_registry *r,
-			 struct latency_request *req, bool link)
+static __always_inline void latency_link(struct latency_registry *r,
+					 struct latency_request *req, bool link)
 {
 	if (link)
 		rb_add_cached(&req->rbnode, &r->all, latency_less);
@@ -191,19 +183,23 @@ static void latency_link(struct latency_registry *r,
 
 /*
  * Whether @req keeps its place in the order
- * with the value @usecs: it cannot pass the neighbour it moves away from.
+ * with the value @usecs: it cannot pass the neighbour it moves away from
+ * (the smallest, moving down, has none).
  */
-static bool latency_keeps_order(struct latency_request *req, int usecs)
+static __always_inline bool latency_keeps_order(struct latency_registry *r,
+						struct latency_request *req,
+						int usecs)
 {
-	bool up = usecs > req->usecs;
-	struct rb_node *next = up ? rb_next(&req->rbnode) :
-				    rb_prev(&req->rbnode);
 	int old = req->usecs;
+	struct rb_node *next;
 	bool keeps;
 
+	if (usecs <= old && r->all.rb_leftmost == &req->rbnode)
+		return true;
+	next = usecs > old ? rb_next(&req->rbnode) : rb_prev(&req->rbnode);
 	req->usecs = usecs;
-	keeps = !next || (up ? latency_less(&req->rbnode, next) :
-			       latency_less(next, &req->rbnode));
+	keeps = !next || (usecs > old ? latency_less(&req->rbnode, next) :
+					latency_less(next, &req->rbnode));
 	req->usecs = old;
 	return keeps;
 }
@@ -214,18 +210,19 @@ static bool latency_keeps_order(struct latency_request *req, int usecs)
  * it @usecs, or remove it.  Every tree change first, then one publication:
  * the system value.  @req->registry says whether it is held.
  */
-static void latency_apply(struct latency_registry *r,
-			  struct latency_request *req,
-			  enum latency_action action, int usecs,
-			  struct latency_change *ch)
+static __always_inline void
+__latency_apply(struct latency_registry *r, struct latency_request *req,
+		enum latency_action action, int usecs,
+		struct latency_change *ch)
 {
 	struct rb_node *first;
 	bool relink;
 
 	lockdep_assert_held(&r->lock);
-	*ch = (struct latency_change) { .old_system = r->value };
+	ch->old_system = r->value;
 	usecs = min(usecs, INFINITE_LATENCY);
-	relink = action != LATENCY_UPDATE || !latency_keeps_order(req, usecs);
+	relink = action != LATENCY_UPDATE ||
+		 !latency_keeps_order(r, req, usecs);
 	if (action == LATENCY_ADD) {
 		if (req->identifier)
 			rb_add(&req->name_node, &r->names, latency_name_less);
@@ -249,14 +246,24 @@ static void latency_apply(struct latency_registry *r,
 		WRITE_ONCE(r->value, ch->system);
 }
 
+/* The named calls' copy; each request call has its own, inlined. */
+static noinline void latency_apply(struct latency_registry *r,
+				   struct latency_request *req,
+				   enum latency_action action, int usecs,
+				   struct latency_change *ch)
+{
+	__latency_apply(r, req, action, usecs, ch);
+}
+
 /*
  * After a change of @r, the lock dropped: give a new system value to the
  * notifier chain, now when the caller may sleep (@sync), else from the work
  * item; with no notifier registered, nothing is queued (see
  * register_latency_notifier()).
  */
-static void latency_changed(struct latency_registry *r,
-			    struct latency_change *ch, bool sync)
+static __always_inline void latency_changed(struct latency_registry *r,
+					    const struct latency_change *ch,
+					    bool sync)
 {
 	bool moved = ch->system != ch->old_system;
 
@@ -316,7 +323,7 @@ int latency_registry_set(struct latency_registry *r, const char *identifier,
 {
 	struct latency_constraint *new = NULL;
 	struct latency_request *req;
-	struct latency_change ch;
+	struct latency_change ch __uninitialized;
 	unsigned long flags;
 	bool busy;
 	int ret;
@@ -360,7 +367,7 @@ static int latency_named_op(struct latency_registry *r, const char *identifier,
 			    enum latency_action action, int usecs)
 {
 	struct latency_request *req;
-	struct latency_change ch;
+	struct latency_change ch __uninitialized;
 	unsigned long flags;
 	bool busy;
 	int ret;
@@ -437,13 +444,13 @@ EXPORT_SYMBOL_GPL(latency_request_init);
  * @action; deliver the change now (@sync) or from the work item.  Calls on
  * one request are serialised by its holder.
  */
-static int latency_request_op(struct latency_registry *r,
-			      struct latency_request *req,
-			      enum latency_action action, int usecs,
-			      unsigned long caller, bool sync)
+static __always_inline int
+latency_request_op(struct latency_registry *r, struct latency_request *req,
+		   enum latency_action action, int usecs, unsigned long caller,
+		   bool sync)
 {
 	bool add = action == LATENCY_ADD;
-	struct latency_change ch;
+	struct latency_change ch __uninitialized;
 	unsigned long flags;
 	bool held = false;
 	bool active;
@@ -459,7 +466,7 @@ static int latency_request_op(struct latency_registry *r,
 		held = latency_find(r, req->identifier);
 	}
 	if (active != add && !held)
-		latency_apply(r, req, action, usecs, &ch);
+		__latency_apply(r, req, action, usecs, &ch);
 	raw_spin_unlock_irqrestore(&r->lock, flags);
 
 	if (WARN_ONCE(add && active, "latency: request added twice\n") ||

@@ -46,6 +46,17 @@ void latency_workfn(struct work_struct *work);
 struct latency_constraint *latency_alloc(size_t len);
 #endif
 
+/* Two holders of one value: named ones by identifier, then PM QoS requests. */
+static inline bool latency_tie_less(const struct latency_request *ra,
+				    const struct latency_request *rb)
+{
+	if (ra->identifier && rb->identifier)
+		return strcmp(ra->identifier, rb->identifier) < 0;
+	if (ra->identifier || rb->identifier)
+		return !!ra->identifier;
+	return ra->serial < rb->serial;
+}
+
 /*
  * The listing's order: by value, then named holders by identifier, then
  * PM QoS requests (no identifier) in the order they were added.
@@ -56,13 +67,8 @@ static inline bool latency_less(struct rb_node *a, const struct rb_node *b)
 
 	ra = rb_entry(a, struct latency_request, rbnode);
 	rb = rb_entry(b, struct latency_request, rbnode);
-	if (ra->usecs != rb->usecs)
-		return ra->usecs < rb->usecs;
-	if (ra->identifier && rb->identifier)
-		return strcmp(ra->identifier, rb->identifier) < 0;
-	if (ra->identifier || rb->identifier)
-		return !!ra->identifier;
-	return ra->serial < rb->serial;
+	return ra->usecs < rb->usecs ||
+	       (ra->usecs == rb->usecs && latency_tie_less(ra, rb));
 }
 
 #endif /* _KERNEL_LATENCY_INTERNAL_H */

@@ -2,20 +2,12 @@
 /*
  * latency.c: explicit system-wide latency-expectation infrastructure
  *
- * The purpose of this infrastructure is to allow device drivers to state
- * the latency constraint they have, and to collect and summarize these
- * expectations globally.  The accumulated result is then used by power
- * management and similar users to make decisions that trade latency for
- * something else.
- *
- * An example user of this is CPU idle: each deeper C-state saves more
- * power but takes longer to leave.  To choose well, the idle code needs to
- * know how much wake-up latency the system can accept right now.
- *
- * An example announcer of latency is an audio driver that knows it will get
- * an interrupt when the hardware has 200 usec of samples left in its DMA
- * buffer; such a driver sets a constraint of, say, 150 usec while it plays,
- * and removes it when it stops.
+ * Device drivers state the latency constraint they have; the registry
+ * collects them, and power management trades latency for power within
+ * them.  CPU idle is the user: each deeper C-state saves more power but
+ * takes longer to leave.  An audio driver whose hardware interrupts with
+ * 200 usec of samples left in its DMA buffer announces, say, 150 usec
+ * while it plays, and removes it when it stops.
  *
  * Multiple drivers each announce their maximum accepted latency; a string
  * identifier keeps them apart and names them in /proc/latency_constraints.
@@ -25,7 +17,7 @@
  * readers: a CPU's limit is the smaller of the two, so that a change of the
  * system value costs the same on 2 CPUs and on 8192.
  *
- * Every change is one call of one primitive, latency_apply(), under the
+ * Every change is one call of one primitive, __latency_apply(), under the
  * registry lock: it moves the holder in the trees (O(log n), O(k log n) for
  * a set of k CPUs), then publishes once.  After the lock is dropped, the
  * notifier chain runs in process context.  A holder that must not allocate
@@ -224,21 +216,14 @@ struct latency_change {
 	struct latency_cpus *old_cpus;
 };
 
-/* Put @req in its trees (@link), or take it out. */
-static void latency_link(struct latency_registry *r,
-			 struct latency_request *req, bool link)
+/* Put @req, a constraint for some CPUs, in its trees (@link), or out. */
+static void latency_link_cpus(struct latency_registry *r,
+			      struct latency_request *req, bool link)
 {
 	struct latency_cpus *cpus = req->cpus;
 	unsigned int i = 0;
 	int cpu;
 
-	if (!cpus) {
-		if (link)
-			rb_add_cached(&req->rbnode, &r->all, latency_less);
-		else
-			rb_erase_cached(&req->rbnode, &r->all);
-		return;
-	}
 	if (link)
 		rb_add(&req->rbnode, &r->some, latency_less);
 	else
@@ -256,21 +241,37 @@ static void latency_link(struct latency_registry *r,
 	}
 }
 
+/* Put @req in its trees (@link), or take it out. */
+static __always_inline void latency_link(struct latency_registry *r,
+					 struct latency_request *req, bool link)
+{
+	if (req->cpus)
+		latency_link_cpus(r, req, link);
+	else if (link)
+		rb_add_cached(&req->rbnode, &r->all, latency_less);
+	else
+		rb_erase_cached(&req->rbnode, &r->all);
+}
+
 /*
  * Whether @req, a constraint for all CPUs, keeps its place in the order
- * with the value @usecs: it cannot pass the neighbour it moves away from.
+ * with the value @usecs: it cannot pass the neighbour it moves away from
+ * (the smallest, moving down, has none).
  */
-static bool latency_keeps_order(struct latency_request *req, int usecs)
+static __always_inline bool latency_keeps_order(struct latency_registry *r,
+						struct latency_request *req,
+						int usecs)
 {
-	bool up = usecs > req->usecs;
-	struct rb_node *next = up ? rb_next(&req->rbnode) :
-				    rb_prev(&req->rbnode);
 	int old = req->usecs;
+	struct rb_node *next;
 	bool keeps;
 
+	if (usecs <= old && r->all.rb_leftmost == &req->rbnode)
+		return true;
+	next = usecs > old ? rb_next(&req->rbnode) : rb_prev(&req->rbnode);
 	req->usecs = usecs;
-	keeps = !next || (up ? latency_less(&req->rbnode, next) :
-			       latency_less(next, &req->rbnode));
+	keeps = !next || (usecs > old ? latency_less(&req->rbnode, next) :
+					latency_less(next, &req->rbnode));
 	req->usecs = old;
 	return keeps;
 }
@@ -301,19 +302,21 @@ static void latency_publish_cpus(struct latency_registry *r,
  * system value, and the own minimum of each CPU the holder had or has.
  * @req->registry says whether it is held.
  */
-static void latency_apply(struct latency_registry *r,
-			  struct latency_request *req,
-			  enum latency_action action, int usecs,
-			  struct latency_cpus *cpus, struct latency_change *ch)
+static __always_inline void
+__latency_apply(struct latency_registry *r, struct latency_request *req,
+		enum latency_action action, int usecs,
+		struct latency_cpus *cpus, struct latency_change *ch)
 {
+	struct latency_cpus *now = action == LATENCY_UPDATE ? req->cpus : cpus;
+	struct latency_cpus *old = NULL;
 	struct rb_node *first;
 	bool relink;
 
 	lockdep_assert_held(&r->lock);
-	*ch = (struct latency_change) { .old_system = r->value };
+	ch->old_system = r->value;
 	usecs = min(usecs, INFINITE_LATENCY);
-	relink = action != LATENCY_UPDATE || req->cpus ||
-		 !latency_keeps_order(req, usecs);
+	relink = action != LATENCY_UPDATE || now ||
+		 !latency_keeps_order(r, req, usecs);
 	if (action == LATENCY_ADD) {
 		req->cpus = cpus;
 		if (req->identifier)
@@ -324,7 +327,7 @@ static void latency_apply(struct latency_registry *r,
 	}
 	req->usecs = usecs;
 	if (action == LATENCY_MOVE || action == LATENCY_REMOVE) {
-		ch->old_cpus = req->cpus;
+		old = req->cpus;
 		req->cpus = cpus;
 	}
 	if (action == LATENCY_REMOVE) {
@@ -341,9 +344,20 @@ static void latency_apply(struct latency_registry *r,
 	write_seqcount_begin(&r->seq);
 	if (ch->system != r->value)
 		WRITE_ONCE(r->value, ch->system);
-	latency_publish_cpus(r, ch->old_cpus);
-	latency_publish_cpus(r, req->cpus);
+	latency_publish_cpus(r, old);
+	latency_publish_cpus(r, now);
 	write_seqcount_end(&r->seq);
+	ch->old_cpus = old;
+}
+
+/* The named calls' copy; each request call has its own, inlined. */
+static noinline void latency_apply(struct latency_registry *r,
+				   struct latency_request *req,
+				   enum latency_action action, int usecs,
+				   struct latency_cpus *cpus,
+				   struct latency_change *ch)
+{
+	__latency_apply(r, req, action, usecs, cpus, ch);
 }
 
 /*
@@ -352,8 +366,9 @@ static void latency_apply(struct latency_registry *r,
  * caller may sleep (@sync), else from the work item; with no notifier
  * registered, nothing is queued (see register_latency_notifier()).
  */
-static void latency_changed(struct latency_registry *r,
-			    struct latency_change *ch, bool sync)
+static __always_inline void latency_changed(struct latency_registry *r,
+					    const struct latency_change *ch,
+					    bool sync)
 {
 	bool moved = ch->system != ch->old_system;
 
@@ -417,7 +432,7 @@ int latency_registry_set_cpus(struct latency_registry *r,
 	struct latency_constraint *new = NULL;
 	struct latency_cpus *set;
 	struct latency_request *req;
-	struct latency_change ch;
+	struct latency_change ch __uninitialized;
 	unsigned long flags;
 	bool busy;
 	int ret;
@@ -474,7 +489,7 @@ static int latency_named_op(struct latency_registry *r, const char *identifier,
 			    enum latency_action action, int usecs)
 {
 	struct latency_request *req;
-	struct latency_change ch;
+	struct latency_change ch __uninitialized;
 	unsigned long flags;
 	bool busy;
 	int ret;
@@ -553,14 +568,13 @@ EXPORT_SYMBOL_GPL(latency_request_init);
  * it returns 0; a remove disposes of it.  Calls on one request are
  * serialised by its holder.
  */
-static int latency_request_op(struct latency_registry *r,
-			      struct latency_request *req,
-			      enum latency_action action, int usecs,
-			      unsigned long caller, struct latency_cpus *cpus,
-			      bool sync)
+static __always_inline int
+latency_request_op(struct latency_registry *r, struct latency_request *req,
+		   enum latency_action action, int usecs, unsigned long caller,
+		   struct latency_cpus *cpus, bool sync)
 {
 	bool add = action == LATENCY_ADD;
-	struct latency_change ch;
+	struct latency_change ch __uninitialized;
 	unsigned long flags;
 	bool held = false;
 	bool active;
@@ -576,7 +590,7 @@ static int latency_request_op(struct latency_registry *r,
 		held = latency_find(r, req->identifier);
 	}
 	if (active != add && !held)
-		latency_apply(r, req, action, usecs, cpus, &ch);
+		__latency_apply(r, req, action, usecs, cpus, &ch);
 	raw_spin_unlock_irqrestore(&r->lock, flags);
 
 	if (WARN_ONCE(add && active, "latency: request added twice\n") ||
