@@ -19,8 +19,11 @@
  * And one event each time a change reaches the idle CPUs, after the lock
  * is dropped:
  *
- *   latency_idle_wake  old, new: the system value before and after (equal
- *                      for a change of a constraint for some CPUs only);
+ *   latency_idle_wake  old: the system value before the change (at the
+ *                      call, for synchronize_acceptable_latency()); new:
+ *                      the system value when the event fires (equal for
+ *                      a change of a constraint for some CPUs only, unless
+ *                      another change came meanwhile);
  *                      deep: CPUs interrupted because their idle state is
  *                      too deep for their new limit; shallow: CPUs woken
  *                      because their new limit allows a deeper state;

@@ -255,7 +255,7 @@ static __always_inline void latency_link(struct latency_registry *r,
 
 /*
  * Whether @req, a constraint for all CPUs, keeps its place in the order
- * with the value @usecs: it cannot pass the neighbour it moves away from
+ * with the value @usecs: it cannot pass the neighbour it moves toward
  * (the smallest, moving down, has none).
  */
 static __always_inline bool latency_keeps_order(struct latency_registry *r,
@@ -432,7 +432,7 @@ int latency_registry_set_cpus(struct latency_registry *r,
 	struct latency_constraint *new = NULL;
 	struct latency_cpus *set;
 	struct latency_request *req;
-	struct latency_change ch __uninitialized;
+	struct latency_change ch;
 	unsigned long flags;
 	bool busy;
 	int ret;
@@ -489,7 +489,7 @@ static int latency_named_op(struct latency_registry *r, const char *identifier,
 			    enum latency_action action, int usecs)
 {
 	struct latency_request *req;
-	struct latency_change ch __uninitialized;
+	struct latency_change ch;
 	unsigned long flags;
 	bool busy;
 	int ret;

@@ -264,7 +264,7 @@ static __always_inline void latency_link(struct latency_registry *r,
 
 /*
  * Whether @req, a constraint for all CPUs, keeps its place in the order
- * with the value @usecs: it cannot pass the neighbour it moves away from
+ * with the value @usecs: it cannot pass the neighbour it moves toward
  * (the smallest, moving down, has none).
  */
 static __always_inline bool latency_keeps_order(struct latency_registry *r,
@@ -389,11 +389,11 @@ static void latency_idle_ipi(void *unused)
 
 /*
  * Make the limits published by a change reach the idle CPUs: interrupt
- * those of @a and @b idle in a state too deep for their limit now, wake
- * those whose limit was @old (only where a change may have relaxed it) and
- * now allows them to go deeper.  With @wait, @a is every online CPU, and
- * this returns only when each that was too deep has taken the interrupt.
- * Never the running CPU: it reads the new limits when it idles.
+ * those of @a and @b idle in a state too deep for their limit now, and
+ * wake those whose limit was @old where it now allows a deeper state.
+ * With @wait, @a is every online CPU; return only when each that was too
+ * deep has taken the interrupt.  Never the running CPU: it reads the new
+ * limits when it idles.
  *
  * cpuidle_enter_state() publishes a CPU's state, then reads its limit
  * (latency_idle_enter()); this reads the CPUs' states after the limits
@@ -448,9 +448,8 @@ static void latency_idle_wake(int old, const struct cpumask *a,
 /*
  * After a change of @r, the lock dropped: make the new limits reach the
  * idle CPUs (the system registry only), dispose of the CPU set the change
- * took, and give a new system value to the notifier chain, now when the
- * caller may sleep (@sync), else from the work item; with no notifier
- * registered, nothing is queued (see register_latency_notifier()).
+ * took, and give a new system value to the notifiers, now if the caller
+ * may sleep (@sync), else from the work item (none queued with no notifier).
  */
 static __always_inline void latency_changed(struct latency_registry *r,
 					    const struct latency_change *ch,
@@ -459,7 +458,8 @@ static __always_inline void latency_changed(struct latency_registry *r,
 	bool moved = ch->system != ch->old_system;
 
 	if (r == &latency_system && (moved || sync))
-		latency_idle_wake(ch->old_system, cpu_online_mask,
+		latency_idle_wake(moved ? ch->old_system :
+				  system_latency_constraint(), cpu_online_mask,
 				  cpu_none_mask, sync);
 	else if (r == &latency_system && ch->cpu_moved)
 		latency_idle_wake(ch->old,
@@ -526,7 +526,7 @@ int latency_registry_set_cpus(struct latency_registry *r,
 	struct latency_constraint *new = NULL;
 	struct latency_cpus *set;
 	struct latency_request *req;
-	struct latency_change ch __uninitialized;
+	struct latency_change ch;
 	unsigned long flags;
 	bool busy;
 	int ret;
@@ -583,7 +583,7 @@ static int latency_named_op(struct latency_registry *r, const char *identifier,
 			    enum latency_action action, int usecs)
 {
 	struct latency_request *req;
-	struct latency_change ch __uninitialized;
+	struct latency_change ch;
 	unsigned long flags;
 	bool busy, sets;
 	int ret;
@@ -786,7 +786,8 @@ void latency_registry_sync(struct latency_registry *r)
 	might_sleep();
 	flush_work(&r->work);
 	if (r == &latency_system)
-		latency_idle_wake(r->value, cpu_online_mask, cpu_none_mask, true);
+		latency_idle_wake(latency_registry_value(r), cpu_online_mask,
+				  cpu_none_mask, true);
 	latency_notify(r, true);
 }
 EXPORT_SYMBOL_GPL(latency_registry_sync);
