@@ -388,6 +388,12 @@ static void cpuidle_latency_genpd_join_leave_power_on(struct kunit *test)
 	s64 before;
 
 	t->cpu = cpumask_last(cpu_online_mask);
+	/*
+	 * On that CPU, this thread keeps it from idling: its idle path would
+	 * rewrite the next timer genpd_test_power_down_ok() sets.
+	 */
+	KUNIT_ASSERT_EQ(test, 0, set_cpus_allowed_ptr(current,
+						      cpumask_of(t->cpu)));
 	before = genpd_test_domain_ns(t);
 	if (IS_ENABLED(CONFIG_PM_GENERIC_DOMAINS_SLEEP)) {
 		dev = root_device_register("kunit-genpd-member");
