@@ -362,9 +362,8 @@ static noinline void latency_trace(const struct latency_request *req,
 /* Whether @action is traced: a move is traced as a remove and an add. */
 static __always_inline bool latency_trace_enabled(enum latency_action action)
 {
-	if (action == LATENCY_UPDATE)
-		return trace_latency_update_enabled();
-	return (action != LATENCY_REMOVE && trace_latency_add_enabled()) ||
+	return action == LATENCY_UPDATE ? trace_latency_update_enabled() :
+	       (action != LATENCY_REMOVE && trace_latency_add_enabled()) ||
 	       (action != LATENCY_ADD && trace_latency_remove_enabled());
 }
 
@@ -461,10 +460,11 @@ static void latency_idle_ipi(void *unused)
  * Make the limits published by a change reach the idle CPUs: interrupt
  * those of @a and @b idle in a state too deep for their limit now, and
  * wake those whose limit was @old where it now allows a deeper state.
- * With @wait, @a is every online CPU; return only when each that was too
- * deep has taken the interrupt.  Never the running CPU: it reads the new
- * limits when it idles.  @from, the system value before the change (at
- * the call, for a sync), is for the event.
+ * @a is every possible CPU, each tested online by itself (hotplug changes
+ * that mask meanwhile), with @wait or for a new system value; with @wait,
+ * return only when each too deep has taken the interrupt.  Never the
+ * running CPU: it reads the new limits when it idles.  @from, the system
+ * value before the change (at the call, for a sync), is for the event.
  *
  * cpuidle_enter_state() publishes a CPU's state, then reads its limit
  * (latency_idle_enter()); this reads the CPUs' states after the limits
@@ -533,7 +533,7 @@ static __always_inline void latency_changed(struct latency_registry *r,
 
 	if (r == &latency_system && (moved || sync))
 		latency_idle_wake(ch->old_system, moved ? ch->old_system :
-				  system_latency_constraint(), cpu_online_mask,
+				  system_latency_constraint(), cpu_possible_mask,
 				  cpu_none_mask, sync);
 	else if (r == &latency_system && ch->cpu_moved)
 		latency_idle_wake(ch->old_system, ch->old,
@@ -861,7 +861,7 @@ void latency_registry_sync(struct latency_registry *r)
 	flush_work(&r->work);
 	if (r == &latency_system)
 		latency_idle_wake(latency_registry_value(r),
-				  latency_registry_value(r), cpu_online_mask,
+				  latency_registry_value(r), cpu_possible_mask,
 				  cpu_none_mask, true);
 	latency_notify(r, true);
 }
