@@ -2,15 +2,13 @@
 /*
  * latency.c: explicit system-wide latency-expectation infrastructure
  *
- * Device drivers state the latency constraint they have; the registry
- * collects them, and power management trades latency for power within
- * them.  CPU idle is the user: each deeper C-state saves more power but
- * takes longer to leave.  An audio driver whose hardware interrupts with
- * 200 usec of samples left in its DMA buffer announces, say, 150 usec
- * while it plays, and removes it when it stops.
+ * Device drivers state the latency constraint they have, each under a
+ * name (listed in /proc/latency_constraints); power management trades
+ * latency for power within them.  CPU idle is the user: each deeper
+ * C-state saves more power but takes longer to leave.  An audio driver
+ * whose hardware interrupts with 200 usec of samples left in its DMA
+ * buffer holds, say, 150 usec while it plays.
  *
- * Multiple drivers each announce their maximum accepted latency; a string
- * identifier keeps them apart and names them in /proc/latency_constraints.
  * A constraint applies to all CPUs, or to a set of CPUs.  The system value
  * is the minimum over those for all CPUs; each CPU also has the minimum of
  * those for a set that includes it.  Both are published for lock-free
@@ -458,10 +456,9 @@ static void latency_idle_ipi(void *unused)
 
 /*
  * Make the limits published by a change reach the idle CPUs: interrupt
- * those of @a and @b idle in a state too deep for their limit now, and
- * wake those whose limit was @old where it now allows a deeper state.
- * @a is every possible CPU, each tested online by itself (hotplug changes
- * that mask meanwhile), with @wait or for a new system value; with @wait,
+ * those of @a and @b (all possible CPUs with @wait or for a new system
+ * value) idle in a state too deep for their limit now, and wake those
+ * whose limit was @old where it now allows a deeper state; with @wait,
  * return only when each too deep has taken the interrupt.  Never the
  * running CPU: it reads the new limits when it idles.  @from, the system
  * value before the change (at the call, for a sync), is for the event.
@@ -472,8 +469,8 @@ static void latency_idle_ipi(void *unused)
  * the state, or that CPU sees the new limit and enters a state that fits.
  *
  * Context: Any context without @wait; process context with it.  The loop
- * runs with interrupts and preemption as the caller has them, under the
- * RCU read lock for a change of some CPUs' limits only (O(CPUs named)).
+ * keeps the caller's interrupts and preemption (off per CPU), under the RCU
+ * read lock for a change of some CPUs' limits only (O(CPUs named)).
  */
 static void latency_idle_wake(int from, int old, const struct cpumask *a,
 			      const struct cpumask *b, bool wait)
@@ -490,7 +487,10 @@ static void latency_idle_wake(int from, int old, const struct cpumask *a,
 	for_each_cpu_or(cpu, a, b) {
 		s64 limit;
 
-		if (cpu == self || !cpu_online(cpu))
+		if (cpu == self)
+			continue;
+		guard(preempt)();	/* no CPU goes offline meanwhile */
+		if (!cpu_online(cpu))
 			continue;
 		limit = latency_usecs_to_ns(cpu_latency_constraint(cpu));
 		switch (latency_idle_decide(latency_usecs_to_ns(old), limit,

@@ -2,15 +2,13 @@
 /*
  * latency.c: explicit system-wide latency-expectation infrastructure
  *
- * Device drivers state the latency constraint they have; the registry
- * collects them, and power management trades latency for power within
- * them.  CPU idle is the user: each deeper C-state saves more power but
- * takes longer to leave.  An audio driver whose hardware interrupts with
- * 200 usec of samples left in its DMA buffer announces, say, 150 usec
- * while it plays, and removes it when it stops.
+ * Device drivers state the latency constraint they have, each under a
+ * name (listed in /proc/latency_constraints); power management trades
+ * latency for power within them.  CPU idle is the user: each deeper
+ * C-state saves more power but takes longer to leave.  An audio driver
+ * whose hardware interrupts with 200 usec of samples left in its DMA
+ * buffer holds, say, 150 usec while it plays.
  *
- * Multiple drivers each announce their maximum accepted latency; a string
- * identifier keeps them apart and names them in /proc/latency_constraints.
  * A constraint applies to all CPUs, or to a set of CPUs.  The system value
  * is the minimum over those for all CPUs; each CPU also has the minimum of
  * those for a set that includes it.  Both are published for lock-free
