@@ -278,7 +278,7 @@ static __always_inline bool latency_keeps_order(struct latency_registry *r,
 	struct rb_node *next;
 	bool keeps;
 
-	if (usecs <= old && r->all.rb_leftmost == &req->rbnode)
+	if (usecs <= old && rb_first_cached(&r->all) == &req->rbnode)
 		return true;
 	next = usecs > old ? rb_next(&req->rbnode) : rb_prev(&req->rbnode);
 	req->usecs = usecs;
