@@ -198,10 +198,12 @@ static void cpuidle_latency_forced_idle_left_alone(struct kunit *test)
 /*
  * A CPU power domain (genpd with the CPU governor, as cpuidle-psci's in
  * OS-initiated mode) over one CPU, which a thread keeps "idle" in a state
- * of 20 us: the thread, bound to that CPU, publishes that state and stays
- * runnable, so that the CPU never idles and its own idle path rewrites
- * nothing meanwhile.  It is preemptible: a task preempted on that CPU with
- * migration disabled (a sleeping spinlock on PREEMPT_RT) must get it back.
+ * of 20 us: the thread, bound to that CPU, publishes that state, again
+ * when the registry's interrupt clears it, as a CPU that idles again does,
+ * and stays runnable, so that the CPU never idles and its own idle path
+ * rewrites nothing meanwhile.  It is preemptible: a task preempted on that
+ * CPU with migration disabled (a sleeping spinlock on PREEMPT_RT) must get
+ * it back.
  */
 struct genpd_test {
 	struct genpd_power_state states[2];
@@ -211,7 +213,7 @@ struct genpd_test {
 	struct device *member;		/* added to the domain */
 	struct device *cpu_member;	/* a CPU's device added to it */
 	int cpu;
-	bool probe, started, stop;
+	bool probe, stop;
 };
 
 static atomic_t genpd_test_deep;
@@ -228,11 +230,13 @@ static int genpd_test_idle_fn(void *arg)
 	struct genpd_test *t = arg;
 	struct latency_idle *li = per_cpu_ptr(&latency_idle, t->cpu);
 
-	WRITE_ONCE(li->exit_ns, 20 * US);
-	smp_mb();	/* as latency_idle_enter() */
-	WRITE_ONCE(t->started, true);
-	while (!READ_ONCE(t->stop))
+	while (!READ_ONCE(t->stop)) {
+		if (READ_ONCE(li->exit_ns) != 20 * US) {
+			WRITE_ONCE(li->exit_ns, 20 * US);
+			smp_mb();	/* as latency_idle_enter() */
+		}
 		cond_resched();
+	}
 	WRITE_ONCE(li->exit_ns, 0);
 	while (!kthread_should_stop())
 		schedule_timeout_interruptible(1);
@@ -255,14 +259,35 @@ static s64 genpd_test_domain_ns(struct genpd_test *t)
 	return atomic64_read(&per_cpu(latency_idle, t->cpu).domain_ns);
 }
 
-/* A synchronous call for @usecs on the domain's CPU: the CPUs it interrupted. */
+/* Until the domain's CPU is in its state of 20 us (again); at most 1 s. */
+static bool genpd_test_idle_wait(struct genpd_test *t)
+{
+	ktime_t end = ktime_add_ms(ktime_get(), 1000);
+
+	while (READ_ONCE(per_cpu(latency_idle, t->cpu).exit_ns) != 20 * US) {
+		if (!ktime_before(ktime_get(), end))
+			return false;
+		usleep_range(100, 200);
+	}
+	return true;
+}
+
+/*
+ * A synchronous call for @usecs on the domain's CPU: the CPUs it
+ * interrupted.  The CPU is back in its state when it returns.
+ */
 static int genpd_test_sync_deep(struct kunit *test, struct genpd_test *t,
 				int usecs)
 {
+	int deep;
+
+	KUNIT_ASSERT_TRUE(test, genpd_test_idle_wait(t));
 	atomic_set(&genpd_test_deep, 0);
 	KUNIT_EXPECT_EQ(test, 0, set_acceptable_latency_cpus(TEST_ID, usecs,
 							     cpumask_of(t->cpu)));
-	return atomic_read(&genpd_test_deep);
+	deep = atomic_read(&genpd_test_deep);
+	KUNIT_ASSERT_TRUE(test, genpd_test_idle_wait(t));
+	return deep;
 }
 
 static void genpd_test_cleanup(void *data)
@@ -340,8 +365,6 @@ static void cpuidle_latency_genpd_cpu_domain(struct kunit *test)
 	idle = kthread_run_on_cpu(genpd_test_idle_fn, t, t->cpu, "genpd_test/%u");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(idle));
 	t->idle = idle;
-	while (!READ_ONCE(t->started))
-		usleep_range(1000, 2000);
 
 	/* Nothing held for the CPU: the deepest state. */
 	KUNIT_EXPECT_EQ(test, 0, genpd_test_sync_deep(test, t, INFINITE_LATENCY));

@@ -2273,16 +2273,16 @@ static void latency_cpus_wake_decided_per_cpu(struct kunit *test)
 
 /*
  * A CPU that stands for one idle in a state of @exit_ns: a thread bound to
- * it publishes that state as cpuidle_enter_state() does and stays runnable
- * (preemptible: on PREEMPT_RT, a task preempted there inside a sleeping
- * lock must get the CPU back), so that the CPU never idles, takes the
- * registry's interrupt and stays "in" the state after it, as a CPU that
- * idles deep again would.
+ * it publishes that state as cpuidle_enter_state() does when asked to
+ * (latency_fake_idle_enter()), and stays runnable (preemptible: on
+ * PREEMPT_RT, a task preempted there inside a sleeping lock must get the
+ * CPU back), so that the CPU never idles and nothing else writes its
+ * state.  The registry's interrupt clears it, as a real CPU leaves its state.
  */
 struct latency_fake_idle {
 	u32 exit_ns;
 	int cpu;
-	bool started;
+	int enter, entered;	/* asked for, done */
 	bool stop;
 };
 
@@ -2291,15 +2291,39 @@ static int latency_fake_idle_fn(void *arg)
 	struct latency_fake_idle *f = arg;
 	struct latency_idle *li = per_cpu_ptr(&latency_idle, f->cpu);
 
-	WRITE_ONCE(li->exit_ns, f->exit_ns);
-	smp_mb();	/* as latency_idle_enter() */
-	WRITE_ONCE(f->started, true);
-	while (!READ_ONCE(f->stop))
+	while (!READ_ONCE(f->stop)) {
+		if (READ_ONCE(f->enter) != f->entered) {
+			WRITE_ONCE(li->exit_ns, f->exit_ns);
+			smp_mb();	/* as latency_idle_enter() */
+			smp_store_release(&f->entered, f->entered + 1);
+		}
 		cond_resched();
+	}
 	WRITE_ONCE(li->exit_ns, 0);
 	while (!kthread_should_stop())
 		schedule_timeout_interruptible(1);
 	return 0;
+}
+
+/* @f's CPU enters its state (again), as it does once awake; in 1 s. */
+static bool latency_fake_idle_enter(struct latency_fake_idle *f)
+{
+	ktime_t end = ktime_add_ms(ktime_get(), 1000);
+
+	WRITE_ONCE(f->enter, f->enter + 1);
+	/* Pairs with the release in latency_fake_idle_fn(): state published. */
+	while (smp_load_acquire(&f->entered) != f->enter) {
+		if (!ktime_before(ktime_get(), end))
+			return false;
+		usleep_range(100, 200);
+	}
+	return true;
+}
+
+/* The state @f's CPU publishes. */
+static u32 latency_fake_idle_state(struct latency_fake_idle *f)
+{
+	return READ_ONCE(per_cpu_ptr(&latency_idle, f->cpu)->exit_ns);
 }
 
 static atomic_t latency_test_deep;
@@ -2312,9 +2336,15 @@ static void latency_test_wake_probe(void *data, int old, int new,
 		atomic_add(deep, &latency_test_deep);
 }
 
-/* The CPUs a synchronous call interrupted while it ran. */
-static int latency_test_sync_deep(struct kunit *test, int usecs)
+/* The CPUs a synchronous call interrupted while it ran, @f's CPU idle. */
+static int latency_test_sync_deep(struct kunit *test,
+				  struct latency_fake_idle *f, int usecs)
 {
+	/* No assertion: the thread must be stopped, it uses the case's stack. */
+	if (!latency_fake_idle_enter(f)) {
+		KUNIT_FAIL(test, "the fake idle thread did not run for 1 s");
+		return -1;
+	}
 	atomic_set(&latency_test_deep, 0);
 	if (usecs < 0)
 		synchronize_acceptable_latency();
@@ -2347,16 +2377,17 @@ static void latency_system_sync_decides_from_present(struct kunit *test)
 	t = kthread_create_on_cpu(latency_fake_idle_fn, &f, cpu, "latency_fake/%u");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
 	wake_up_process(t);
-	while (!READ_ONCE(f.started))
-		usleep_range(1000, 2000);
 	/* The first call lowers the limit, the others change nothing. */
 	for (i = 0; i < 3; i++)
-		KUNIT_EXPECT_GE_MSG(test, latency_test_sync_deep(test, 20), 1,
+		KUNIT_EXPECT_GE_MSG(test, latency_test_sync_deep(test, &f, 20), 1,
 				    "call %d", i);
 	KUNIT_EXPECT_EQ(test, modify_acceptable_latency(KTEST_ID, 20), 0);
-	KUNIT_EXPECT_GE(test, latency_test_sync_deep(test, -1), 1);
+	KUNIT_EXPECT_GE(test, latency_test_sync_deep(test, &f, -1), 1);
+	/* The call returned once the CPU had left its state, and published it. */
+	KUNIT_EXPECT_EQ(test, latency_fake_idle_state(&f), 0);
 	/* A state that fits is left alone. */
-	KUNIT_EXPECT_EQ(test, latency_test_sync_deep(test, 90), 0);
+	KUNIT_EXPECT_EQ(test, latency_test_sync_deep(test, &f, 90), 0);
+	KUNIT_EXPECT_EQ(test, latency_fake_idle_state(&f), f.exit_ns);
 	WRITE_ONCE(f.stop, true);
 	kthread_stop(t);
 	unregister_trace_latency_idle_wake(latency_test_wake_probe, NULL);

@@ -382,7 +382,7 @@ static struct cpumask latency_wake_mask;
 
 static void latency_idle_ipi(void *unused)
 {
-	/* Taking the interrupt was the point: this CPU has left its state. */
+	latency_idle_exit();	/* out of its state, as in C1: sti; hlt */
 }
 
 /*
@@ -390,8 +390,9 @@ static void latency_idle_ipi(void *unused)
  * those of @a and @b (all possible CPUs with @wait or for a new system
  * value) idle in a state too deep for their limit now, and wake those
  * whose limit was @old where it now allows a deeper state; with @wait,
- * return only when each too deep has taken the interrupt.  Never the
- * running CPU: it reads the new limits when it idles.
+ * return when each too deep has run latency_idle_ipi(): out of its state
+ * until it enters one under its limit now.  Never the running CPU, which
+ * reads them when it idles.
  *
  * cpuidle_enter_state() publishes a CPU's state, then reads its limit
  * (latency_idle_enter()); this reads the CPUs' states after the limits
