@@ -406,6 +406,8 @@ __latency_apply(struct latency_registry *r, struct latency_request *req,
 		if (req->identifier)
 			rb_erase(&req->name_node, &r->names);
 		WRITE_ONCE(req->registry, NULL);
+	} else if (action == LATENCY_ADD && !req->identifier && !cpus) {
+		rb_add_cached(&req->rbnode, &r->all, latency_qos_less);
 	} else if (relink) {
 		latency_link(r, req, true);
 	}
@@ -414,15 +416,14 @@ __latency_apply(struct latency_registry *r, struct latency_request *req,
 	ch->system = first ? rb_entry(first, struct latency_request,
 				      rbnode)->usecs : INFINITE_LATENCY;
 	write_seqcount_begin(&r->seq);
-	if (ch->system != r->value)
-		WRITE_ONCE(r->value, ch->system);
+	WRITE_ONCE(r->value, ch->system);
 	ch->cpu_moved = latency_publish_cpus(r, old) |
 			latency_publish_cpus(r, now);
 	write_seqcount_end(&r->seq);
 	ch->cpus = now;
 	ch->old_cpus = old;
 
-	if (r != &latency_system || !latency_trace_enabled(action))
+	if (!latency_trace_enabled(action) || r != &latency_system)
 		return;
 	if (action == LATENCY_MOVE) {
 		latency_trace(req, LATENCY_REMOVE, ch->old, old);
@@ -531,11 +532,11 @@ static __always_inline void latency_changed(struct latency_registry *r,
 {
 	bool moved = ch->system != ch->old_system;
 
-	if (r == &latency_system && (moved || sync))
+	if ((moved || sync) && r == &latency_system)
 		latency_idle_wake(ch->old_system, moved ? ch->old_system :
 				  system_latency_constraint(), cpu_possible_mask,
 				  cpu_none_mask, sync);
-	else if (r == &latency_system && ch->cpu_moved)
+	else if (ch->cpu_moved && r == &latency_system)
 		latency_idle_wake(ch->old_system, ch->old,
 				  ch->cpus ? &ch->cpus->mask : cpu_none_mask,
 				  ch->old_cpus ? &ch->old_cpus->mask :
@@ -714,8 +715,7 @@ EXPORT_SYMBOL_GPL(latency_registry_remove);
  *	@req is last removed
  *
  * Context: Any context.
- * Return: 0, or -EINVAL for a bad identifier or an active @req (with a
- * warning).
+ * Return: 0, or -EINVAL with a warning: a bad identifier, an active @req.
  */
 int latency_request_init(struct latency_request *req, const char *identifier)
 {
@@ -749,28 +749,28 @@ latency_request_op(struct latency_registry *r, struct latency_request *req,
 {
 	bool add = action == LATENCY_ADD;
 	struct latency_change ch __uninitialized;
+	bool active, fail = false;
 	unsigned long flags;
-	bool held = false;
-	bool active;
 
 	raw_spin_lock_irqsave(&r->lock, flags);
 	active = req->registry == r;
 	if (add && !active && caller) {
+		req->serial = ++r->serial;
 		req->identifier = NULL;
 		req->caller = caller;
-		req->serial = ++r->serial;
 		req->allocated = false;
-	} else if (add && !active) {
-		held = latency_find(r, req->identifier);
-	}
-	if (active != add && !held)
 		__latency_apply(r, req, action, usecs, cpus, &ch);
+	} else {
+		fail = active == add || (add && latency_find(r, req->identifier));
+		if (!fail)
+			__latency_apply(r, req, action, usecs, cpus, &ch);
+	}
 	raw_spin_unlock_irqrestore(&r->lock, flags);
 
-	if (WARN_ONCE(add && active, "latency: request added twice\n") ||
-	    WARN_ONCE(!add && !active, "latency: request not added\n"))
+	if (fail && (WARN_ONCE(add && active, "latency: request added twice\n") ||
+		     WARN_ONCE(!add && !active, "latency: request not added\n")))
 		return -EINVAL;
-	if (WARN_ONCE(held, "latency: \"%s\" is already held\n",
+	if (WARN_ONCE(fail, "latency: \"%s\" is already held\n",
 		      req->identifier))
 		return -EEXIST;
 	latency_changed(r, &ch, sync);

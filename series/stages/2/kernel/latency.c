@@ -233,6 +233,8 @@ __latency_apply(struct latency_registry *r, struct latency_request *req,
 		if (req->identifier)
 			rb_erase(&req->name_node, &r->names);
 		WRITE_ONCE(req->registry, NULL);
+	} else if (action == LATENCY_ADD && !req->identifier) {
+		rb_add_cached(&req->rbnode, &r->all, latency_qos_less);
 	} else if (relink) {
 		latency_link(r, req, true);
 	}
@@ -416,8 +418,7 @@ EXPORT_SYMBOL_GPL(latency_registry_remove);
  *	@req is last removed
  *
  * Context: Any context.
- * Return: 0, or -EINVAL for a bad identifier or an active @req (with a
- * warning).
+ * Return: 0, or -EINVAL with a warning: a bad identifier, an active @req.
  */
 int latency_request_init(struct latency_request *req, const char *identifier)
 {
@@ -449,28 +450,28 @@ latency_request_op(struct latency_registry *r, struct latency_request *req,
 {
 	bool add = action == LATENCY_ADD;
 	struct latency_change ch __uninitialized;
+	bool active, fail = false;
 	unsigned long flags;
-	bool held = false;
-	bool active;
 
 	raw_spin_lock_irqsave(&r->lock, flags);
 	active = req->registry == r;
 	if (add && !active && caller) {
+		req->serial = ++r->serial;
 		req->identifier = NULL;
 		req->caller = caller;
-		req->serial = ++r->serial;
 		req->allocated = false;
-	} else if (add && !active) {
-		held = latency_find(r, req->identifier);
-	}
-	if (active != add && !held)
 		__latency_apply(r, req, action, usecs, &ch);
+	} else {
+		fail = active == add || (add && latency_find(r, req->identifier));
+		if (!fail)
+			__latency_apply(r, req, action, usecs, &ch);
+	}
 	raw_spin_unlock_irqrestore(&r->lock, flags);
 
-	if (WARN_ONCE(add && active, "latency: request added twice\n") ||
-	    WARN_ONCE(!add && !active, "latency: request not added\n"))
+	if (fail && (WARN_ONCE(add && active, "latency: request added twice\n") ||
+		     WARN_ONCE(!add && !active, "latency: request not added\n")))
 		return -EINVAL;
-	if (WARN_ONCE(held, "latency: \"%s\" is already held\n",
+	if (WARN_ONCE(fail, "latency: \"%s\" is already held\n",
 		      req->identifier))
 		return -EEXIST;
 	latency_changed(r, &ch, sync);

@@ -71,4 +71,14 @@ static inline bool latency_less(struct rb_node *a, const struct rb_node *b)
 	       (ra->usecs == rb->usecs && latency_tie_less(ra, rb));
 }
 
+/*
+ * The same order for a CPU latency QoS request being added for all CPUs:
+ * its serial number is the largest, so it follows every holder of its value.
+ */
+static inline bool latency_qos_less(struct rb_node *a, const struct rb_node *b)
+{
+	return rb_entry(a, struct latency_request, rbnode)->usecs <
+	       rb_entry(b, struct latency_request, rbnode)->usecs;
+}
+
 #endif /* _KERNEL_LATENCY_INTERNAL_H */
