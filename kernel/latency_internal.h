@@ -147,8 +147,10 @@ static inline bool latency_less(struct rb_node *a, const struct rb_node *b)
 }
 
 /*
- * The same order for a CPU latency QoS request being added for all CPUs:
- * its serial number is the largest, so it follows every holder of its value.
+ * For inserting a new CPU latency QoS request for all CPUs, and nothing
+ * else: named holders sort before it, and its serial number, given under
+ * ->lock and only ever growing, is the largest, so that it follows every
+ * holder of its value, as in latency_less(), without the tie test.
  */
 static inline bool latency_qos_less(struct rb_node *a, const struct rb_node *b)
 {

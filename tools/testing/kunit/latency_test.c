@@ -1898,6 +1898,42 @@ static void latency_qos_serial_does_not_wrap(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, latency_registry_remove_request(r, b), 0);
 }
 
+/*
+ * A new request is inserted by value alone (latency_qos_less()): among the
+ * holders of its value it lands after the named ones and the older
+ * requests, where latency_less() orders it, whatever their order of adding.
+ */
+static void latency_qos_added_among_equals(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+	struct latency_request *a = new_req(test), *b = new_req(test);
+	unsigned long here = (unsigned long)latency_qos_added_among_equals;
+	const char *const names[] = { "n", "m", "z", NULL, NULL, "big" };
+	struct latency_request *req;
+	struct rb_node *node;
+	unsigned int i = 0;
+
+	KUNIT_ASSERT_EQ(test, latency_registry_set_cpus(r, "big", 80, NULL, NULL), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_set_cpus(r, "m", 70, NULL, NULL), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_add_qos(r, a, 70, here), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_set_cpus(r, "z", 70, NULL, NULL), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_add_qos(r, b, 70, here), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_set_cpus(r, "n", 60, NULL, NULL), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
+	for (node = rb_first_cached(&r->all); node && i < ARRAY_SIZE(names);
+	     node = rb_next(node), i++) {
+		req = rb_entry(node, struct latency_request, rbnode);
+		if (names[i])
+			KUNIT_EXPECT_STREQ(test, req->identifier ?: "-", names[i]);
+		else
+			KUNIT_EXPECT_PTR_EQ(test, req, i == 3 ? a : b);
+	}
+	KUNIT_EXPECT_EQ(test, i, ARRAY_SIZE(names));
+	KUNIT_EXPECT_NULL(test, node);
+	KUNIT_EXPECT_EQ(test, latency_registry_remove_request(r, a), 0);
+	KUNIT_EXPECT_EQ(test, latency_registry_remove_request(r, b), 0);
+}
+
 static void latency_qos_listed_by_caller(struct kunit *test)
 {
 	struct latency_registry *r = reg(test);
@@ -2545,6 +2581,7 @@ static struct kunit_case latency_test_cases[] = {
 	KUNIT_CASE(latency_qos_mixed_holders_one_value),
 	KUNIT_CASE(latency_qos_listed_by_caller),
 	KUNIT_CASE(latency_qos_serial_does_not_wrap),
+	KUNIT_CASE(latency_qos_added_among_equals),
 	KUNIT_CASE(latency_qos_system_listing_names_caller),
 	KUNIT_CASE(latency_cpus_minimum_of_mixed_holders),
 	KUNIT_CASE(latency_cpus_bad_sets_rejected),
