@@ -452,9 +452,10 @@ static inline int unregister_latency_notifier(struct notifier_block *nb)
  * Private to cpuidle_enter_state() (through latency_idle_enter() and
  * latency_idle_exit()), to the CPU power domain governor and to
  * kernel/latency.c, which reads it to interrupt only the CPUs a change
- * concerns, and whose interrupt clears it (latency_idle_exit()) on the
- * CPU it wakes.  It is all the history there is: whether a CPU must be
- * interrupted depends on it and on the CPU's limit now.
+ * concerns, and whose interrupt clears @exit_ns and @next_ns
+ * (latency_idle_exit()) on the CPU it wakes.  It is all the history there
+ * is: whether a CPU must be interrupted depends on it and on the CPU's
+ * limit now.
  */
 struct latency_idle {
 	u32 exit_ns;
