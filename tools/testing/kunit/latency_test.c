@@ -1899,9 +1899,9 @@ static void latency_qos_serial_does_not_wrap(struct kunit *test)
 }
 
 /*
- * A new request is inserted by value alone (latency_qos_less()): among the
- * holders of its value it lands after the named ones and the older
- * requests, where latency_less() orders it, whatever their order of adding.
+ * Among the holders of its value, a new request lands after the named ones
+ * and the older requests, as latency_less() orders them, whatever their
+ * order of adding.
  */
 static void latency_qos_added_among_equals(struct kunit *test)
 {

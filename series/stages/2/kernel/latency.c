@@ -233,8 +233,6 @@ __latency_apply(struct latency_registry *r, struct latency_request *req,
 		if (req->identifier)
 			rb_erase(&req->name_node, &r->names);
 		WRITE_ONCE(req->registry, NULL);
-	} else if (action == LATENCY_ADD && !req->identifier) {
-		rb_add_cached(&req->rbnode, &r->all, latency_qos_less);
 	} else if (relink) {
 		latency_link(r, req, true);
 	}

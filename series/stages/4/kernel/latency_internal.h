@@ -133,18 +133,6 @@ static inline bool latency_less(struct rb_node *a, const struct rb_node *b)
 	       (ra->usecs == rb->usecs && latency_tie_less(ra, rb));
 }
 
-/*
- * For inserting a new CPU latency QoS request for all CPUs, and nothing
- * else: named holders sort before it, and its serial number, given under
- * ->lock and only ever growing, is the largest, so that it follows every
- * holder of its value, as in latency_less(), without the tie test.
- */
-static inline bool latency_qos_less(struct rb_node *a, const struct rb_node *b)
-{
-	return rb_entry(a, struct latency_request, rbnode)->usecs <
-	       rb_entry(b, struct latency_request, rbnode)->usecs;
-}
-
 /* The same order in a CPU's tree, whose nodes point to their constraint. */
 static inline bool latency_node_less(struct rb_node *a, const struct rb_node *b)
 {
