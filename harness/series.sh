@@ -12,8 +12,9 @@
 # files and stages are copied and its hunks of PATH.patch files applied on
 # top of the state so far.  Every repository file at a kernel path must be
 # in exactly one patch, every hunk of a PATH.patch in exactly one patch,
-# every stage (series/stages/N/PATH) in exactly one patch and superseded by
-# PATH itself later, and the last commit must be byte-identical to what
+# every stage (series/stages/N/PATH.diff, laid by harness/stages.sh as
+# build/series/stages/N/PATH) in exactly one patch and superseded by PATH
+# itself later, and the last commit must be byte-identical to what
 # harness/apply.sh lays.
 #
 # harness/series.sh --map only checks series/series against the repository.
@@ -50,6 +51,10 @@ nhunks() { grep -c '^@@ ' "$1" || true; }
 [ -f "$list" ] || die "$list missing"
 plan=$work/plan
 mkdir -p "$work"
+# The stages, laid from the final files down: a diff that no longer applies
+# stops here, naming itself and its hunk.
+laid=$work/stages
+BUILD=$build "$top/harness/stages.sh" lay "$laid" >/dev/null || die "the stages do not lay (above)"
 # plan: one line per item, "PATCH file PATH", "PATCH hunk PATH N" (a
 # "hunk PATH TEXT" resolved to the number N of the one hunk adding a line
 # that contains TEXT) or "PATCH stage PATH N".
@@ -132,13 +137,15 @@ mixed=$(awk '$2 == "file" { f[$3] = 1 } $2 == "hunk" { h[$3] = 1 } END { for (x 
 # each superseded in a later patch by another stage or, last, by the file
 # itself ("file PATH"); each differs from what supersedes it; every file
 # under series/stages/ is some patch's stage.
-stages=$(awk -v top="$top" '
+stages=$(awk -v top="$top" -v laid="$laid" '
 	function fail(m) { print "series: " m > "/dev/stderr"; bad = 1 }
+	# The file a stage or a final file is read from.
+	function at(s) { return s ~ /^series\/stages\// ? laid "/" substr(s, 15) : top "/" s }
 	$2 == "stage" {
 		s = "series/stages/" $4 "/" $3
-		if ((getline line < (top "/" s)) < 0)
-			fail($1 ": " s " is not in the repository")
-		close(top "/" s)
+		if ((getline line < (top "/" s ".diff")) < 0)
+			fail($1 ": " s ".diff is not in the repository")
+		close(top "/" s ".diff")
 		if (($1, $3) in staged)
 			fail($1 ": two stages of " $3)
 		staged[$1, $3] = 1
@@ -156,7 +163,7 @@ stages=$(awk -v top="$top" '
 	function supersede(s, p, by, q) {
 		if (q == p)
 			fail(p ": " by " supersedes " s " in the same patch")
-		else if (system("cmp -s \"" top "/" s "\" \"" top "/" by "\"") == 0)
+		else if (system("cmp -s \"" at(s) "\" \"" at(by) "\"") == 0)
 			fail(q ": " by " is identical to the stage it supersedes, " s)
 	}
 	END {
@@ -165,9 +172,10 @@ stages=$(awk -v top="$top" '
 			     (f in final ? "" : ": no \"file " f "\""))
 		exit bad
 	}' "$plan") || bad=1
-echo "$stages" | sort >"$work/stages"
-unused=$(cd "$top" && find series/stages -type f 2>/dev/null | sort | comm -23 - "$work/stages")
-rm -f "$work/stages"
+echo "$stages" | sort >"$work/stages.list"
+unused=$(cd "$top" && find series/stages -type f -name '*.diff' 2>/dev/null |
+	sed 's/\.diff$//' | sort | comm -23 - "$work/stages.list")
+rm -f "$work/stages.list"
 [ -z "$unused" ] || { echo "series: stages in no patch: $unused" >&2; bad=1; }
 for f in $files; do
 	case $f in
@@ -219,7 +227,7 @@ for p in $patches; do
 	grep "^$p " "$plan" | while read -r _ kind f h; do
 		if [ "$kind" = stage ]; then
 			mkdir -p "$(dirname "$tree/$f")"
-			cp "$top/series/stages/$h/$f" "$tree/$f"
+			cp "$laid/$h/$f" "$tree/$f"
 			continue
 		fi
 		[ "$kind" = file ] || continue

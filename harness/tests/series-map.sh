@@ -4,10 +4,12 @@
 # harness/tests/series-map.sh: series/series names each hunk of a .patch
 # file by a line it adds; check that harness/series.sh --map keeps a hunk
 # in its patch when the file is regenerated and its hunks move, and fails
-# when the map and the hunks no longer match; and that it fails when a
-# stage of a file (series/stages/) is not superseded by the file, is in
-# no patch, or changes nothing.  TAP on stdout; works on a
-# copy of the repository (its files as they are, committed or not).
+# when the map and the hunks no longer match; that it fails when a stage
+# of a file (series/stages/) is not superseded by the file, is in no
+# patch, or changes nothing; and that an edit of a final file reaches the
+# stages that have its code by itself, while one in what a later patch adds
+# stops it until harness/stages.sh regen.  TAP on stdout; works on a copy
+# of the repository (its files as they are, committed or not).
 set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -52,7 +54,7 @@ hunk_of() {
 }
 
 echo "TAP version 13"
-echo "1..9"
+echo "1..13"
 
 fresh
 map
@@ -115,11 +117,49 @@ grep -q 'stages in no patch: series/stages/2/kernel/latency.c' "$tmp/out" && [ $
 result $? "a stage in no patch fails"
 
 fresh
-cp "$tmp/repo/kernel/latency.c" "$tmp/repo/series/stages/4/kernel/latency.c"
+printf '' >"$tmp/repo/series/stages/1/kernel/latency.c.diff"
 map
 rc=$?
 grep -q 'kernel/latency.c is identical to the stage it supersedes' "$tmp/out" && [ $rc -ne 0 ]
 result $? "a stage identical to what supersedes it fails"
+
+fresh
+cp "$tmp/repo/kernel/latency.c" "$tmp/repo/series/stages/4/kernel/latency.c"
+map
+rc=$?
+grep -q 'series/stages/4/kernel/latency.c: not a stage diff' "$tmp/out" && [ $rc -ne 0 ]
+result $? "a whole-file copy in series/stages fails"
+
+# staged N TEXT: stage N of kernel/latency.c, laid, has a line with TEXT.
+staged() { grep -qF "$2" "$tmp/build/series/stages/$1/kernel/latency.c"; }
+
+# A comment of code that patch 1 has: every stage takes it, nothing else.
+fresh
+sed -i 's|^ \* latency.c: explicit system-wide latency-expectation infrastructure$|& (trial)|' \
+	"$tmp/repo/kernel/latency.c"
+map
+rc=$?
+[ $rc -eq 0 ] && staged 1 'infrastructure (trial)' && staged 4 'infrastructure (trial)' &&
+	[ -z "$(git -C "$tmp/repo" status --porcelain -- series)" ]
+result $? "an edit of what patch 1 has reaches stage 1, series/ unchanged"
+
+# A line that patch 5 adds (latency_trace()): make series stops, names the
+# diff and its hunk; regen writes the diffs again, and the edit stays out
+# of the stages before patch 5.
+fresh
+sed -i 's|^\tlatency_trace(req, action, ch->old,$|&\t/* trial */|' \
+	"$tmp/repo/kernel/latency.c"
+map
+rc=$?
+grep -q 'series/stages/4/kernel/latency.c.diff does not apply' "$tmp/out" &&
+	grep -q 'Hunk #[0-9]* FAILED' "$tmp/out" && grep -q 'harness/stages.sh regen' "$tmp/out" &&
+	[ $rc -ne 0 ]
+result $? "an edit of what patch 5 adds stops make series, naming the diff and hunk"
+BUILD="$tmp/build" "$tmp/repo/harness/stages.sh" regen >"$tmp/out" 2>&1 && map
+rc=$?
+[ $rc -eq 0 ] && ! staged 4 'trial' && ! staged 1 'trial' &&
+	[ "$(git -C "$tmp/repo" status --porcelain -- series)" = " M series/stages/4/kernel/latency.c.diff" ]
+result $? "harness/stages.sh regen rewrites stage 4's diff alone; the edit is patch 5's"
 
 echo "# Totals: pass:$((n - failed)) fail:$failed xfail:0 xpass:0 skip:0 error:0"
 [ $failed -eq 0 ]
