@@ -107,7 +107,7 @@ def failed_leaves(kp, test, prefix=''):
 
 
 def read_manifest(path):
-    """{(kind, name): least} from a manifest: "kunit|selftest NAME LEAST"."""
+    """{(kind, name): count} from a manifest: "kunit|selftest NAME COUNT"."""
     want = {}
     with open(path) as f:
         for n, l in enumerate(f, 1):
@@ -116,7 +116,7 @@ def read_manifest(path):
                 continue
             if len(l) != 3 or l[0] not in ('kunit', 'selftest') or \
                     not l[2].isdigit():
-                sys.exit('%s:%d: not "kunit|selftest NAME LEAST"' % (path, n))
+                sys.exit('%s:%d: not "kunit|selftest NAME COUNT"' % (path, n))
             want[(l[0], l[1])] = int(l[2])
     return want
 
@@ -230,7 +230,8 @@ def judge_selftests(kp, lines, v, seen):
 
 
 def judge_manifest(path, want, seen, v):
-    """Every suite and program of the manifest, with its least results."""
+    """Every suite and program of the manifest, with exactly its results:
+    a case added or removed changes the manifest in the same commit."""
     for (kind, name), least in want.items():
         if (kind, name) not in seen:
             v.problem('%s %s: missing (%s asks for %d results)' %
@@ -239,9 +240,9 @@ def judge_manifest(path, want, seen, v):
         got, _, skip_all = seen[(kind, name)]
         # Skipped as a whole: it ran, and said what it lacks (a skip
         # fails make test, not a flavour run).
-        if got < least and not skip_all:
-            v.problem('%s %s: %d results, %s asks for at least %d' %
-                      (kind, name, got, path, least), least - got)
+        if got != least and not skip_all:
+            v.problem('%s %s: %d results, %s asks for %d' %
+                      (kind, name, got, path, least), max(least - got, 1))
     for (kind, name) in seen:
         if (kind, name) not in want:
             v.problem('%s %s: not in %s' % (kind, name, path))

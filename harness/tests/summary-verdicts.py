@@ -174,7 +174,7 @@ CASES = [
     ('a short run with the plan last: below the manifest',
      sub('# ok 2 unloaded\n# 1..2\n', '# 1..1\n'), ['--no-skip'], 1,
      r'10 passed, 1 failed, 0 skipped',
-     r'summary: selftest last.sh: 1 results, \S+ asks for at least 2'),
+     r'summary: selftest last.sh: 1 results, \S+ asks for 2'),
     ('a program skipped as a whole fails make test',
      sub('# 1..3\n# # Starting 3 tests from 1 test cases.\n'
          '# #  RUN           global.one ...\n# #            OK  global.one\n'
@@ -222,7 +222,14 @@ CASES = [
            sub('    ok 2 alpha_two\n', '    ok 1 alpha_two\n'),
            sub('    ok 3 alpha_param\n', '    ok 2 alpha_param\n')),
      ['--no-skip'], 1, r'10 passed, 1 failed, 0 skipped',
-     r'summary: kunit alpha: 3 results, \S+ asks for at least 4'),
+     r'summary: kunit alpha: 3 results, \S+ asks for 4'),
+    ('a KUnit case added with the manifest unchanged fails',
+     chain(sub('    1..3\n', '    1..4\n'),
+           sub('[    0.900000]     ok 3 alpha_param\n',
+               '[    0.900000]     ok 3 alpha_param\n'
+               '[    0.900000]     ok 4 alpha_four\n')),
+     ['--no-skip'], 1, r'12 passed, 1 failed, 0 skipped',
+     r'summary: kunit alpha: 5 results, \S+ asks for 4'),
     ('a program missing from the run fails',
      chain(sub('1..3\n# timeout', '1..2\n# timeout'),
            sub('# timeout set to 300\n# selftests: latency: last.sh\n'
