@@ -20,11 +20,14 @@
 # down to every stage.  An edit in, or next to, what a later patch adds
 # needs regen: it lays the stages as they were at the last commit where
 # they laid (the working tree's, when they still do), carries the final
-# files' change since then into each stage with a three-way merge, and
-# writes every diff again.  Where the change meets code a stage does not
-# have (a conflict of the merge), the stage keeps its own text: the edit
-# then lands in the patch that adds that code.  regen names each such
-# stage; "git diff series/stages" shows what it did.
+# files' change since then into each stage, change by change, and writes
+# every diff again.  A change of lines a stage has, or an insertion after
+# a line it has, reaches it; one that meets lines the stage does not have
+# stays out of it, so that it lands in the patch that adds them, and is
+# named.  An insertion that an earlier stage needs but that follows a
+# line of a later patch stays out too: "make series-check" then finds the
+# prefix that no longer builds; put the insertion elsewhere.
+# "git diff series/stages" shows what regen did.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -79,7 +82,7 @@ lay() {
 			cp "$cur" "$out"
 			if ! patch -f -F0 --no-backup-if-mismatch -r "$out.rej" \
 				"$out" "$src/series/stages/$n/$path.diff" >"$dst/log" 2>&1; then
-				grep -v '^patching file' "$dst/log" | sed 's/^/stages:   /' >&2
+				grep -v '^patching file\|succeeded at' "$dst/log" | sed 's/^/stages:   /' >&2
 				echo "stages: series/stages/$n/$path.diff does not apply to $above: an edit of $path is in, or next to, what the patch laying $above adds" >&2
 				echo "stages: regenerate the diffs with: harness/stages.sh regen" >&2
 				exit 1
@@ -139,14 +142,40 @@ regen)
 		for n in $stages; do
 			new=$tmp/new/$n/$path
 			mkdir -p "$(dirname "$new")"
-			c=0
-			git merge-file -p -q "$tmp/old/$n/$path" "$tmp/oldtop/$path" \
-				"$top/$path" >/dev/null || c=$?
-			git merge-file -p -q --ours "$tmp/old/$n/$path" \
-				"$tmp/oldtop/$path" "$top/$path" >"$new" ||
-				die "merge of stage $n of $path failed"
-			[ "$c" -eq 0 ] ||
-				echo "stages: stage $n of $path: $c place(s) of the edit in code the stage does not have: left out of it"
+			python3 - "$tmp/old/$n/$path" "$tmp/oldtop/$path" "$top/$path" \
+				"$new" "stage $n of $path" <<'EOF' || die "merge of stage $n of $path failed"
+# Carry each change between the old and the new final file (B to T) into
+# the old stage (O), line by line: a change of lines the stage has as
+# they were, or an insertion after a line it has, lands; one that meets
+# lines the stage lacks or changed stays out, and is named.
+import difflib, sys
+o, b, t = (open(f).readlines() for f in sys.argv[1:4])
+def sm(x, y):
+    return difflib.SequenceMatcher(None, x, y, autojunk=False).get_opcodes()
+kept = {}
+for tag, i1, i2, j1, j2 in sm(b, o):
+    if tag == 'equal':
+        kept.update((i1 + k, j1 + k) for k in range(i2 - i1))
+ops, out = [], 0
+for tag, i1, i2, j1, j2 in sm(b, t):
+    if tag == 'equal':
+        continue
+    at = [kept.get(k) for k in range(i1, i2)]
+    if i2 > i1 and None not in at and at == list(range(at[0], at[0] + len(at))):
+        ops.append((at[0], at[-1] + 1, t[j1:j2]))
+    elif i1 == i2 and i1 - 1 in kept:
+        ops.append((kept[i1 - 1] + 1, kept[i1 - 1] + 1, t[j1:j2]))
+    elif i1 == i2 == 0:
+        ops.append((0, 0, t[j1:j2]))
+    else:
+        out += 1
+        what = 'lines %d-%d' % (i1 + 1, i2) if i2 > i1 else 'the insertion at line %d' % i1
+        print('stages: %s: the change of %s of %s meets code the stage does not '
+              'have: left out of it' % (sys.argv[5], what, sys.argv[2].split('/oldtop/')[-1]))
+for a, z, lines in reversed(ops):
+    o[a:z] = lines
+open(sys.argv[4], 'w').writelines(o)
+EOF
 			write_diff "$path" "$prev" "$new" "$top/series/stages/$n/$path.diff"
 			prev=$new
 		done
