@@ -15,6 +15,8 @@
 #   make build-matrix  tinyconfig, i386, arm64, clang, sparse, !PROC_FS,
 #                      !ACPI, CPU_IDLE=n, KUnit as modules: one line a row
 #                      (harness/build-matrix-results.txt)
+#   make mutants  apply each of harness/mutants/ alone, make test must fail
+#                 (M="NAME ..." for some; harness/mutants-results.txt)
 #   make bench   our registry against CPU latency QoS, with 2 and 4 vCPUs
 #   make htmldocs  the power book with Documentation/latency.txt and the
 #                  kernel-doc API, in build/htmldocs (Sphinx, no boot)
@@ -28,7 +30,7 @@
 #   make clean   forget the kernel build (keeps the unpacked tree and ccache)
 #   make distclean  remove build/ entirely
 
-.PHONY: all demo test test-hardened test-kcsan test-rt test-coverage build-matrix bench htmldocs kernel apply shell deps clean distclean
+.PHONY: all demo test mutants test-hardened test-kcsan test-rt test-coverage build-matrix bench htmldocs kernel apply shell deps clean distclean
 
 all: demo
 
@@ -37,6 +39,9 @@ demo:
 
 test:
 	@./harness/run.sh test
+
+mutants:
+	@./harness/mutants.sh
 
 test-hardened:
 	@FLAVOUR=hardened ./harness/run.sh test
