@@ -150,13 +150,14 @@ static int latency_check_cpus(const struct cpumask *cpus)
  * The CPU set of a constraint, its nodes not yet in any tree: a node per
  * CPU it names, for a large machine more than a page (kvzalloc()).
  */
-static struct latency_cpus *latency_cpus_alloc(const struct cpumask *mask)
+static struct latency_cpus *latency_cpus_alloc(const struct cpumask *mask,
+					       gfp_t gfp)
 {
 	struct latency_cpus *cpus;
 	unsigned int n;
 
 	n = cpumask_weight_and(mask, cpu_possible_mask);
-	cpus = kvzalloc(struct_size(cpus, node, n), GFP_KERNEL);
+	cpus = kvzalloc(struct_size(cpus, node, n), gfp);
 	if (cpus)
 		cpumask_and(&cpus->mask, mask, cpu_possible_mask);
 	return cpus;
@@ -177,18 +178,16 @@ static bool latency_name_less(struct rb_node *a, const struct rb_node *b)
 static struct latency_request *latency_find(struct latency_registry *r,
 					    const char *id)
 {
-	struct rb_node *node;
+	struct rb_node *node = rb_find(id, &r->names, latency_name_cmp);
 
 	lockdep_assert_held(&r->lock);
-	node = rb_find(id, &r->names, latency_name_cmp);
 	return node ? rb_entry(node, struct latency_request, name_node) : NULL;
 }
 
 /* Free a removed named constraint once no wake-up can read its CPU set. */
 static void latency_free_rcu(struct rcu_head *head)
 {
-	struct latency_constraint *c = container_of(head, struct latency_constraint,
-						    rcu);
+	struct latency_constraint *c = container_of(head, typeof(*c), rcu);
 
 	put_pid(c->pid);
 	kfree(c);
@@ -553,20 +552,23 @@ static __always_inline void latency_changed(struct latency_registry *r,
 }
 
 /* The one allocation of a holder: KUnit stubs it to fail, failslab too. */
-VISIBLE_IF_KUNIT struct latency_constraint *latency_alloc(size_t len)
+VISIBLE_IF_KUNIT struct latency_constraint *latency_alloc(size_t len, gfp_t gfp)
 {
 	struct latency_constraint *c;
 
-	KUNIT_STATIC_STUB_REDIRECT(latency_alloc, len);
-	return kzalloc(struct_size(c, identifier, len + 1), GFP_KERNEL);
+	KUNIT_STATIC_STUB_REDIRECT(latency_alloc, len, gfp);
+	return kzalloc(struct_size(c, identifier, len + 1), gfp);
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_alloc);
+
+/* What a user-space holder (@owner) makes the kernel allocate is its own. */
+#define latency_gfp(owner)	((owner) ? GFP_KERNEL_ACCOUNT : GFP_KERNEL)
 
 static struct latency_constraint *latency_new(const char *id,
 					      struct task_struct *owner)
 {
 	size_t len = strlen(id);
-	struct latency_constraint *c = latency_alloc(len);
+	struct latency_constraint *c = latency_alloc(len, latency_gfp(owner));
 
 	if (!c)
 		return NULL;
@@ -609,7 +611,7 @@ int latency_registry_set_cpus(struct latency_registry *r,
 	      (cpus ? latency_check_cpus(cpus) : 0);
 	if (ret)
 		return ret;
-	set = cpus ? latency_cpus_alloc(cpus) : NULL;
+	set = cpus ? latency_cpus_alloc(cpus, latency_gfp(owner)) : NULL;
 	if (cpus && !set)
 		return -ENOMEM;
 	for (;;) {
@@ -791,7 +793,7 @@ int latency_registry_add_request(struct latency_registry *r,
 	      (cpus ? latency_check_cpus(cpus) : 0);
 	if (ret)
 		return ret;
-	set = cpus ? latency_cpus_alloc(cpus) : NULL;
+	set = cpus ? latency_cpus_alloc(cpus, GFP_KERNEL) : NULL;
 	if (cpus && !set)
 		return -ENOMEM;
 	ret = latency_request_op(r, req, LATENCY_ADD, usecs, 0, set, true);

@@ -7,11 +7,11 @@
  * call, and needs one exactly as much.  This file gives it a misc device,
  * /dev/acceptable_latency.
  *
- * Every open for writing is a holder of its own, named "user:<seq>" (no
- * pid: a pid is shown, in the listing, only to readers of its pid
- * namespace) and registered with no constraint at open time, so that
- * /proc/latency_constraints names it with the pid and command of its opener
- * from the start.  A write sets its constraint, which is held for as long
+ * Every open for writing is a holder of its own, named "user:" and 16 hex
+ * digits that are unique but count nothing (no pid either: the listing
+ * shows the opener's only to a reader who may see it), and registered with
+ * no constraint at open time, so that /proc/latency_constraints names it
+ * with the pid and command of its opener from the start.  A write sets its constraint, which is held for as long
  * as the file stays open: close() and the death of the last process that
  * has it open both end in ->release(), which removes it.  A write may name
  * the CPUs the constraint applies to ("20 cpus=2-15"); without a list it
@@ -37,7 +37,6 @@
 #include <linux/atomic.h>
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
-#include <linux/cred.h>
 #include <linux/ctype.h>
 #include <linux/fs.h>
 #include <linux/init.h>
@@ -45,13 +44,16 @@
 #include <linux/latency.h>
 #include <linux/miscdevice.h>
 #include <linux/moduleparam.h>
+#include <linux/mutex.h>
 #include <linux/pid_namespace.h>
 #include <linux/pm_qos.h>
 #include <linux/proc_fs.h>
 #include <linux/ptrace.h>
+#include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 #include <linux/seq_file.h>
+#include <linux/siphash.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -77,7 +79,7 @@
 
 /**
  * struct latency_dev_holder - the constraint held by one open file
- * @id: the holder's identifier, "user:<seq>"
+ * @id: the holder's identifier, "user:<token>"
  *
  * Identifier and owner are fixed at open time: a write through a file that
  * was inherited or passed on still changes the opener's holder.
@@ -87,10 +89,28 @@ struct latency_dev_holder {
 };
 
 /*
- * Counts every open for writing since boot.  It is 64 bits wide so that an
- * identifier is never reused.
+ * Counts every open for writing since boot, 64 bits wide so that an
+ * identifier is never reused.  The identifier shows it through a keyed
+ * permutation (four Feistel rounds of SipHash, random at boot), so that it
+ * stays unique without telling a reader, in a container say, how many opens
+ * the system has made.
  */
 static atomic64_t latency_dev_seq = ATOMIC64_INIT(0);
+static siphash_key_t latency_dev_key;
+
+static u64 latency_dev_token(u64 seq)
+{
+	u32 l = seq >> 32, r = seq, t;
+	int i;
+
+	get_random_once(&latency_dev_key, sizeof(latency_dev_key));
+	for (i = 0; i < 4; i++) {
+		t = r;
+		r = l ^ (u32)siphash_2u64(r, i, &latency_dev_key);
+		l = t;
+	}
+	return (u64)l << 32 | r;
+}
 
 /*
  * Decode one write: decimal digits, optionally a blank and "cpus=" with a
@@ -194,12 +214,12 @@ int latency_dev_hold(struct file *file)
 	struct latency_dev_holder *h;
 	int ret;
 
-	h = kzalloc(sizeof(*h), GFP_KERNEL);
+	h = kzalloc(sizeof(*h), GFP_KERNEL_ACCOUNT);
 	if (!h)
 		return -ENOMEM;
 
-	snprintf(h->id, sizeof(h->id), "user:%lld",
-		 atomic64_inc_return(&latency_dev_seq));
+	snprintf(h->id, sizeof(h->id), "user:%016llx",
+		 latency_dev_token(atomic64_inc_return(&latency_dev_seq)));
 
 	/* The registry records current, the opener, as the owner. */
 	ret = latency_registry_set(&latency_system, h->id, INFINITE_LATENCY,
@@ -279,7 +299,7 @@ static ssize_t latency_dev_write(struct file *file, const char __user *ubuf,
 	int usecs;
 	int ret;
 
-	if (!alloc_cpumask_var(&cpus, GFP_KERNEL))
+	if (!alloc_cpumask_var(&cpus, GFP_KERNEL_ACCOUNT))
 		return -ENOMEM;
 	ret = latency_dev_parse(ubuf, count, &usecs, &some, cpus);
 	if (!ret)
@@ -341,22 +361,16 @@ static void latency_entry_copy(struct latency_entry *e,
 }
 
 /*
- * Whether the reader may see the task @pid in its /proc: the rule of
- * has_pid_permissions() (fs/proc/base.c) for hidepid=invisible, applied to
- * the proc mount @fs the listing is read through (NULL: no mount, KUnit).
- * Under hidepid=noaccess a directory is listed but its comm unreadable: a
- * holder is then shown as under invisible.
+ * Whether the reader may learn that the opener @pid holds its file: the
+ * rule of /proc/PID/fd (proc_fd_access_allowed()), on any /proc mount, and
+ * only while the opener's thread group lives, so that the pid of one that
+ * exited (its fd inherited or passed on) never names another process.
  */
-static bool latency_may_see(struct proc_fs_info *fs, struct pid *pid)
+static bool latency_may_see(struct pid *pid)
 {
-	struct task_struct *task;
-	bool ok;
+	struct task_struct *task = get_pid_task(pid, PIDTYPE_TGID);
+	bool ok = task && ptrace_may_access(task, PTRACE_MODE_READ_FSCREDS);
 
-	if (!fs || fs->hide_pid == HIDEPID_OFF ||
-	    (fs->hide_pid != HIDEPID_NOT_PTRACEABLE && in_group_p(fs->pid_gid)))
-		return true;
-	task = get_pid_task(pid, PIDTYPE_TGID);
-	ok = task && ptrace_may_access(task, PTRACE_MODE_READ_FSCREDS);
 	if (task)
 		put_task_struct(task);
 	return ok;
@@ -364,15 +378,14 @@ static bool latency_may_see(struct proc_fs_info *fs, struct pid *pid)
 
 /*
  * A holder's pid as the reader's pid namespace sees it; a holder outside
- * that namespace, or one the reader's /proc hides (hidepid=), shows neither
- * pid nor comm.  The comm, which its task sets at will, is escaped as in
+ * that namespace, or one the reader may not see (latency_may_see()), shows
+ * neither pid nor comm.  The comm, which its task sets at will, is escaped as in
  * /proc/PID/status, so that it cannot add a line.
  */
 static void latency_entry_show(struct seq_file *m, struct latency_entry *e,
-			       struct pid_namespace *ns, struct proc_fs_info *fs)
+			       struct pid_namespace *ns)
 {
-	pid_t nr = e->pid && latency_may_see(fs, e->pid) ?
-		   pid_nr_ns(e->pid, ns) : 0;
+	pid_t nr = e->pid && latency_may_see(e->pid) ? pid_nr_ns(e->pid, ns) : 0;
 	char buf[LATENCY_NAME_LEN];
 
 	seq_printf(m, "%s %d ",
@@ -485,9 +498,17 @@ static void latency_show_cpus(struct latency_registry *r, struct seq_file *m)
 
 	for_each_possible_cpu(cpu) {
 		struct device *dev = get_cpu_device(cpu);
-		s32 resume = dev && r == &latency_system ?
-			dev_pm_qos_raw_resume_latency(dev) : S32_MAX;
+		s32 resume = S32_MAX;
 
+		/*
+		 * Under the lock that dev_pm_qos_constraints_destroy() takes to
+		 * retire dev->power.qos before freeing it (CPU device removal).
+		 */
+		if (dev && r == &latency_system) {
+			spin_lock_irq(&dev->power.lock);
+			resume = dev_pm_qos_raw_resume_latency(dev);
+			spin_unlock_irq(&dev->power.lock);
+		}
 		raw_spin_lock_irqsave(&r->lock, flags);
 		value = latency_registry_cpu_value(r, cpu);
 		latency_holder_copy(&h, latency_cpu_holder(r, cpu));
@@ -536,8 +557,6 @@ static void latency_show_cpus(struct latency_registry *r, struct seq_file *m)
 int latency_registry_show(struct latency_registry *r, struct seq_file *m)
 {
 	struct pid_namespace *ns = task_active_pid_ns(current);
-	struct proc_fs_info *fs = m->file && IS_ENABLED(CONFIG_PROC_FS) ?
-		proc_sb_info(file_inode(m->file)->i_sb) : NULL;
 	char key_id[LATENCY_ID_MAX + 1];
 	struct latency_request key = { .identifier = key_id };
 	struct rb_node *all, *some;
@@ -571,7 +590,7 @@ int latency_registry_show(struct latency_registry *r, struct seq_file *m)
 		raw_spin_unlock_irqrestore(&r->lock, flags);
 
 		for (i = 0; i < n; i++)
-			latency_entry_show(m, &e[i], ns, fs);
+			latency_entry_show(m, &e[i], ns);
 		if (n) {
 			key.usecs = e[n - 1].usecs;
 			key.identifier = e[n - 1].named ? key_id : NULL;
@@ -758,9 +777,23 @@ static void __init latency_boot_add(void)
 	}
 }
 
+/*
+ * Readers of the listing, whoever they are, take the registry lock one at a
+ * time: a change, which may come from a hard interrupt, then waits for one
+ * reader's batch (LATENCY_SHOW_BATCH holders, or a CPU's line) at most, not
+ * for every reader that loops on the file.
+ */
+static DEFINE_MUTEX(latency_show_lock);
+
 static int __maybe_unused latency_proc_show(struct seq_file *m, void *v)
 {
-	return latency_registry_show(&latency_system, m);
+	int ret;
+
+	if (mutex_lock_interruptible(&latency_show_lock))
+		return -EINTR;
+	ret = latency_registry_show(&latency_system, m);
+	mutex_unlock(&latency_show_lock);
+	return ret;
 }
 
 /*

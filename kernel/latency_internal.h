@@ -115,7 +115,7 @@ static inline enum latency_wake latency_idle_decide(s64 old_ns, s64 new_ns,
 #if IS_ENABLED(CONFIG_KUNIT)
 struct kernel_param;
 void latency_workfn(struct work_struct *work);
-struct latency_constraint *latency_alloc(size_t len);
+struct latency_constraint *latency_alloc(size_t len, gfp_t gfp);
 int latency_kernel_param_set(const char *val, const struct kernel_param *kp);
 int latency_kernel_param_get(char *buffer, const struct kernel_param *kp);
 int latency_kernel_default(bool tick_counts_elapsed);

@@ -31,12 +31,12 @@ acpi_demo_power_150() {
 }
 
 acpi_demo_held() {
-	grep -q "^user:[0-9]* 150 all $$ " /proc/latency_constraints &&
+	grep -q "^user:[0-9a-f]* 150 all $$ " /proc/latency_constraints &&
 		grep -q "^# system 150 user:" /proc/latency_constraints
 }
 
 acpi_demo_released() {
-	! grep -q "^user:[0-9]* [0-9]* [^ ]* $$ " /proc/latency_constraints
+	! grep -q "^user:[0-9a-f]* [0-9]* [^ ]* $$ " /proc/latency_constraints
 }
 
 echo

@@ -36,7 +36,7 @@ percpu_demo_power_not() {
 }
 
 percpu_demo_held() {
-	grep -q "^user:[0-9]* 15 1 $$ " /proc/latency_constraints &&
+	grep -q "^user:[0-9a-f]* 15 1 $$ " /proc/latency_constraints &&
 		grep -q "^# cpu 1 15 user:" /proc/latency_constraints &&
 		! grep -q "^# cpu 0 15 " /proc/latency_constraints
 }

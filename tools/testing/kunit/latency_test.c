@@ -923,7 +923,7 @@ static void latency_random_ops_consistent(struct kunit *test)
 	latency_expect_settled(test, r);
 }
 
-static struct latency_constraint *latency_test_alloc_fails(size_t len)
+static struct latency_constraint *latency_test_alloc_fails(size_t len, gfp_t gfp)
 {
 	return NULL;
 }
@@ -948,6 +948,29 @@ static void latency_set_alloc_failure_changes_nothing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, latency_registry_set(r, "b", 100, NULL), 0);
 	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
 	KUNIT_EXPECT_EQ(test, ctx(test)->calls, 3);
+}
+
+static gfp_t latency_test_gfp;
+
+static struct latency_constraint *latency_test_alloc_gfp(size_t len, gfp_t gfp)
+{
+	latency_test_gfp = gfp;
+	return kzalloc(struct_size_t(struct latency_constraint, identifier,
+				     len + 1), gfp);
+}
+
+/* What a user-space holder makes the kernel allocate is charged to it. */
+static void latency_user_holder_is_accounted(struct kunit *test)
+{
+	struct latency_registry *r = reg(test);
+
+	kunit_activate_static_stub(test, latency_alloc, latency_test_alloc_gfp);
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "user:1", 300, current), 0);
+	KUNIT_EXPECT_TRUE(test, latency_test_gfp & __GFP_ACCOUNT);
+	KUNIT_ASSERT_EQ(test, latency_registry_set(r, "a", 300, NULL), 0);
+	KUNIT_EXPECT_FALSE(test, latency_test_gfp & __GFP_ACCOUNT);
+	kunit_deactivate_static_stub(test, latency_alloc);
+	KUNIT_EXPECT_EQ(test, latency_registry_check(r), 0U);
 }
 
 /* The handle form: struct latency_request, in memory of the holder's. */
@@ -1259,13 +1282,13 @@ static void latency_listing_only_unconstrained(struct kunit *test)
 }
 
 /* Somebody else adds the same name while the first caller allocates. */
-static struct latency_constraint *latency_test_alloc_races(size_t len)
+static struct latency_constraint *latency_test_alloc_races(size_t len, gfp_t gfp)
 {
 	struct kunit *test = kunit_get_current_test();
 
 	kunit_deactivate_static_stub(test, latency_alloc);
 	KUNIT_EXPECT_EQ(test, latency_registry_set(reg(test), "a", 50, NULL), 0);
-	return latency_alloc(len);
+	return latency_alloc(len, gfp);
 }
 
 static void latency_set_race_same_name_one_entry(struct kunit *test)
@@ -1282,13 +1305,14 @@ static void latency_set_race_same_name_one_entry(struct kunit *test)
 }
 
 /* A request takes the name while set allocates: set gives up. */
-static struct latency_constraint *latency_test_alloc_request_races(size_t len)
+static struct latency_constraint *latency_test_alloc_request_races(size_t len,
+								    gfp_t gfp)
 {
 	struct kunit *test = kunit_get_current_test();
 
 	kunit_deactivate_static_stub(test, latency_alloc);
 	KUNIT_EXPECT_EQ(test, add_req(reg(test), new_req(test), "a", 50), 0);
-	return latency_alloc(len);
+	return latency_alloc(len, gfp);
 }
 
 static void latency_set_race_request_keeps_name(struct kunit *test)
@@ -2550,6 +2574,7 @@ static struct kunit_case latency_test_cases[] = {
 	KUNIT_CASE(latency_listing_many_holders_in_order),
 	KUNIT_CASE(latency_random_ops_consistent),
 	KUNIT_CASE(latency_set_alloc_failure_changes_nothing),
+	KUNIT_CASE(latency_user_holder_is_accounted),
 	KUNIT_CASE(latency_request_add_update_remove),
 	KUNIT_CASE(latency_request_allocates_nothing),
 	KUNIT_CASE(latency_request_name_owned_by_holder),

@@ -152,11 +152,11 @@ static struct holder *find(struct listing *l, const char *id)
 	return NULL;
 }
 
-/* A user-space holder: "user:<seq>", its seq a positive decimal. */
+/* A user-space holder: "user:<token>", its token 16 hex digits. */
 static bool user_holder(const struct holder *h)
 {
-	return !strncmp(h->id, "user:", 5) && atoll(h->id + 5) > 0 &&
-	       strspn(h->id + 5, "0123456789") == strlen(h->id + 5);
+	return !strncmp(h->id, "user:", 5) && strlen(h->id + 5) == 16 &&
+	       strspn(h->id + 5, "0123456789abcdef") == 16;
 }
 
 static int count_pid(struct listing *l, int pid)

@@ -277,7 +277,7 @@ static bool right_data(int expected)
 		next = line + strcspn(line, "\n");
 		if (*next)
 			*next++ = '\0';
-		/* "user:<seq> usecs cpus pid comm": ours by its pid. */
+		/* "user:<token> usecs cpus pid comm": ours by its pid. */
 		if (!strncmp(line, "user:", 5) &&
 		    sscanf(line, "%*s %d %*s %d", &usecs, &pid) == 2 &&
 		    pid == getpid()) {

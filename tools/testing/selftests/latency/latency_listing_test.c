@@ -8,8 +8,9 @@
  *    value;
  *  - read the listing from another PID namespace: a holder outside it shows
  *    no pid and no comm, one inside shows the pid that namespace knows;
- *  - read it through a /proc mounted with hidepid=invisible: a holder it
- *    could not see in that /proc shows no pid and no comm;
+ *  - read it as another user, on the default /proc: a holder whose
+ *    opener's /proc/PID/fd it may not read shows no pid and no comm, nor
+ *    does one whose opener has exited; identifiers count nothing;
  *  - write text the way C programs do, with its NUL ("100" and sizeof):
  *    that is 100 us, never a binary int; a binary int is refused.
  *
@@ -24,7 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -205,14 +205,14 @@ TEST_F(holder, pid_as_the_readers_namespace_sees_it)
 					&usecs) && usecs == 91;
 		/*
 		 * Outside: the parent's holder, 90 us, "- -", and no pid in
-		 * its identifier either ("user:<seq>").
+		 * its identifier either ("user:<token>").
 		 */
 		snprintf(outside, sizeof(outside), " 90 all - -\n");
 		end = ok ? strstr(self->listing, outside) : NULL;
 		for (start = end; start && start > self->listing &&
 		     start[-1] != '\n'; start--)
 			;
-		ok = end && sscanf(start, "user:%*u%n", &n) == 0 &&
+		ok = end && sscanf(start, "user:%*16[0-9a-f]%n", &n) == 0 &&
 		     start + n == end;
 		if (!ok && write(pipefd[1], self->listing,
 				 strlen(self->listing)) < 0)
@@ -234,30 +234,25 @@ TEST_F(holder, pid_as_the_readers_namespace_sees_it)
 }
 
 /*
- * Through a /proc mounted with hidepid=invisible, a user who cannot see a
- * root holder in that /proc does not learn its pid or comm from the
- * listing either; root, who can, still does.
+ * On the default /proc (hidepid=off), a user who may not read root's
+ * /proc/PID/fd does not learn from the listing which process holds what:
+ * root's holder shows its value, no pid and no comm.  Root still does.
  */
-TEST_F(holder, hidepid_hides_what_proc_hides)
+TEST_F(holder, a_user_does_not_see_who_holds)
 {
-	static const char dir[] = "/tmp/latency_hidepid";
-	char path[64], line[256];
+	char line[256];
 	int status, usecs;
 	pid_t child;
 
 	ASSERT_EQ(5, write(self->fd, "3001\n", 5));
-	mkdir(dir, 0755);
-	if (mount("proc", dir, "proc", 0, "hidepid=invisible"))
-		SKIP(return, "mount proc hidepid=invisible: %s", strerror(errno));
-	snprintf(path, sizeof(path), "%s/latency_constraints", dir);
-	ASSERT_EQ(0, read_listing_at(path, self->listing, sizeof(self->listing)));
+	ASSERT_EQ(0, read_listing(self->listing, sizeof(self->listing)));
 	EXPECT_EQ(0, find_holder(self->listing, getpid(), line, sizeof(line),
 				 &usecs)) TH_LOG("root sees its holder:\n%s", self->listing);
 	child = fork();
 	ASSERT_LE(0, child);
 	if (!child) {
 		int ok = !setgid(65534) && !setuid(65534) &&
-			 !read_listing_at(path, self->listing, sizeof(self->listing));
+			 !read_listing(self->listing, sizeof(self->listing));
 
 		/* The value is there, the holder's pid and comm are not. */
 		ok = ok && strstr(self->listing, " 3001 all - -\n") &&
@@ -268,10 +263,78 @@ TEST_F(holder, hidepid_hides_what_proc_hides)
 		_exit(ok ? 0 : 1);
 	}
 	ASSERT_EQ(child, waitpid(child, &status, 0));
-	umount(dir);
-	rmdir(dir);
 	EXPECT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/*
+ * A holder whose opener has exited, its file inherited by a child that
+ * lives on, shows no pid (which may name another process by now) and no
+ * comm; the constraint stays held.
+ */
+TEST_F(holder, opener_gone_shows_no_pid)
+{
+	int sync[2], status, tries = 0;
+	pid_t opener;
+	char c;
+
+	ASSERT_EQ(0, pipe(sync));
+	opener = fork();
+	ASSERT_LE(0, opener);
+	if (!opener) {
+		int fd = open(DEV, O_WRONLY);
+
+		if (fd < 0 || write(fd, "3003\n", 5) != 5)
+			_exit(1);
+		if (!fork()) {	/* the heir: holds fd until sync is closed */
+			close(sync[1]);
+			while (read(sync[0], &c, 1) > 0)
+				;
+			_exit(0);
+		}
+		_exit(0);
+	}
+	close(sync[0]);
+	ASSERT_EQ(opener, waitpid(opener, &status, 0));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(0, read_listing(self->listing, sizeof(self->listing)));
+	EXPECT_NE(NULL, strstr(self->listing, " 3003 all - -\n"))
+		TH_LOG("opener %d exited:\n%s", opener, self->listing);
+	close(sync[1]);		/* the heir exits, the holder goes */
+	while (tries++ < 200 && !read_listing(self->listing, sizeof(self->listing)) &&
+	       strstr(self->listing, " 3003 all "))
+		usleep(10000);
+	EXPECT_EQ(NULL, strstr(self->listing, " 3003 all ")) TH_LOG("%s", self->listing);
+}
+
+/*
+ * Two opens in a row get identifiers that are unique and count nothing:
+ * "user:" and 16 hex digits, not consecutive numbers.
+ */
+TEST_F(holder, identifier_counts_nothing)
+{
+	char id[2][64];
+	int fd2, i;
+
+	fd2 = open(DEV, O_WRONLY);
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(5, write(self->fd, "3004\n", 5));
+	ASSERT_EQ(5, write(fd2, "3005\n", 5));
+	ASSERT_EQ(0, read_listing(self->listing, sizeof(self->listing)));
+	close(fd2);
+	for (i = 0; i < 2; i++) {
+		const char *end = strstr(self->listing, i ? " 3005 all " : " 3004 all ");
+		const char *start = end;
+		int n = -1;
+
+		ASSERT_NE(NULL, end) TH_LOG("%s", self->listing);
+		while (start > self->listing && start[-1] != '\n')
+			start--;
+		snprintf(id[i], sizeof(id[i]), "%.*s", (int)(end - start), start);
+		EXPECT_EQ(0, sscanf(id[i], "user:%*16[0-9a-f]%n", &n));
+		EXPECT_EQ(21, n) TH_LOG("identifier %s", id[i]);
+	}
+	EXPECT_STRNE(id[0], id[1]);
 }
 
 /*

@@ -181,7 +181,7 @@ deep_used() { each_held_moved && [ -n "$m_free" ]; }
 holder_listed() {
 	[ "$(echo "$own" | wc -l)" -eq 1 ] &&
 		[ "$hl_usecs" = "$HOLD" ] && [ "$hl_cpus" = "$HELD_LIST" ] &&
-		case $id in user:[0-9]*) true ;; *) false ;; esac
+		case $id in user:[0-9a-f]*) true ;; *) false ;; esac
 }
 cpu_lines_held() {
 	cpu_lines_complete && [ -n "$id" ] &&

@@ -100,10 +100,10 @@ trace=$(grep -v '^#' $T/trace)
 echo "$trace" | sed 's/^/# /'
 
 id=$(echo "$trace" |
-	sed -n 's/.*latency_add: identifier=\(user:[0-9]*\) .*/\1/p' |
+	sed -n 's/.*latency_add: identifier=\(user:[0-9a-f]*\) .*/\1/p' |
 	head -n 1)
 id2=$(echo "$trace" |
-	sed -n 's/.*latency_add: identifier=\(user:[0-9]*\) .*/\1/p' |
+	sed -n 's/.*latency_add: identifier=\(user:[0-9a-f]*\) .*/\1/p' |
 	sed -n 2p)
 cnt=$(echo "$trace" | grep -c "identifier=$id ")
 
