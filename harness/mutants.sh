@@ -8,9 +8,11 @@
 # promise, named on its "Promise:" line with where the README or
 # Documentation/latency.txt makes it.  Each is applied alone to a clone of
 # the committed HEAD (build/mutants/tree, its own build directory, reused),
+# the series' stages are written again for it (harness/stages.sh regen),
 # make test runs on it, and the tree is restored.  A mutant is
 #   killed    when it applies, builds with no warning on a file it changes,
-#             and make test fails with a named test ("... FAILED: ...");
+#             and make test fails with a named test of the kernel ("kunit
+#             FAILED: ...", "selftest FAILED: ...");
 #   survived  when make test passes: a promise no test sees (or, with an
 #             "Equivalent:" line arguing why, an edit that breaks nothing);
 #   error     when it does not apply, does not build, adds a warning, or
@@ -73,7 +75,9 @@ run "$work/unmutated.log" || {
 	tail -n 20 "$work/unmutated.log" >&2
 	die "make test fails on the unmutated tree ($work/unmutated.log)"
 }
-echo "mutants: unmutated: $(tail -n 1 "$work/unmutated.log") ($(($(date +%s) - t0)) s)"
+# count LOG: make test's closing count in LOG.
+count() { grep -E '^[0-9]+ passed, ' "$1" | tail -n 1; }
+echo "mutants: unmutated: $(count "$work/unmutated.log") ($(($(date +%s) - t0)) s)"
 
 out=$work/results
 : >"$out"
@@ -86,6 +90,11 @@ for n in $names; do
 	verdict=
 	if ! git -C "$src" apply "$m" 2>"$log"; then
 		verdict="error $n: does not apply ($(head -n 1 "$log"))"
+	elif ! (cd "$src" && ./harness/stages.sh regen) >>"$log" 2>&1; then
+		# A mutant of the core changes what the stages' diffs apply to:
+		# written again, so that the harness's own tests see a
+		# consistent tree.
+		verdict="error $n: the series' stages do not follow it"
 	else
 		rc=0
 		run "$log" ARM64=0 || rc=$?
@@ -99,7 +108,8 @@ for n in $names; do
 			w=$(grep -F "$f:" "$log" | grep -E ': warning: |: error: ' | head -n 1) || true
 			[ -z "$w" ] || warn=$w
 		done
-		by=$(grep -E '^(arm64: )?(kunit|selftest|host) FAILED: ' "$log" |
+		# The kernel's tests: the host's test the harness.
+		by=$(grep -E '^(arm64: )?(kunit|selftest) FAILED: ' "$log" |
 			sed 's/ FAILED: /: /' | sort -u | head -n 3 | paste -sd ';' -) || true
 		if [ -n "$warn" ]; then
 			verdict="error $n: a new warning: $warn"
@@ -108,7 +118,7 @@ for n in $names; do
 		elif [ $rc -ne 0 ] && [ -n "$by" ]; then
 			verdict="killed $n by $by"
 		elif [ $rc -ne 0 ]; then
-			verdict="error $n: make test failed with no named test ($(tail -n 1 "$log"))"
+			verdict="error $n: make test failed with no named test ($(count "$log"))"
 		elif eq=$(sed -n 's/^Equivalent: //p' "$m") && [ -n "$eq" ]; then
 			verdict="survived $n (equivalent: $eq)"
 		else

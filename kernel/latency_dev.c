@@ -80,12 +80,14 @@
 /**
  * struct latency_dev_holder - the constraint held by one open file
  * @id: the holder's identifier, "user:<token>"
+ * @usecs: what latency_dev_set() last gave it, INFINITE_LATENCY at open
  *
  * Identifier and owner are fixed at open time: a write through a file that
  * was inherited or passed on still changes the opener's holder.
  */
 struct latency_dev_holder {
 	char id[LATENCY_ID_MAX + 1];
+	int usecs;
 };
 
 /*
@@ -218,6 +220,7 @@ int latency_dev_hold(struct file *file)
 	if (!h)
 		return -ENOMEM;
 
+	h->usecs = INFINITE_LATENCY;
 	snprintf(h->id, sizeof(h->id), "user:%016llx",
 		 latency_dev_token(atomic64_inc_return(&latency_dev_seq)));
 
@@ -256,17 +259,25 @@ void latency_dev_unhold(struct file *file)
  * @usecs: the constraint, 0 to INFINITE_LATENCY
  *
  * set_acceptable_latency() semantics: when it returns, the new system value
- * is published and every notifier has run.
+ * is published and every notifier has run.  The value it already has
+ * changes nothing, as in cpu_latency_qos_update_request().
  *
  * Context: Process context (->write()); may sleep.
- * Return: 0, or what latency_registry_set() returns.
+ * Return: 0, 1 for the value it already has, or what latency_registry_set()
+ * returns.
  */
 int latency_dev_set(struct file *file, int usecs)
 {
 	struct latency_dev_holder *h = file->private_data;
+	int ret;
 
+	if (usecs == h->usecs)
+		return 1;
 	/* The holder exists since open: the owner it recorded stays. */
-	return latency_registry_set(&latency_system, h->id, usecs, current);
+	ret = latency_registry_set(&latency_system, h->id, usecs, current);
+	if (!ret)
+		h->usecs = usecs;
+	return ret;
 }
 
 static int latency_dev_open(struct inode *inode, struct file *file)

@@ -18,7 +18,9 @@
 #    $ASYNC s after it;
 #  - while "$HOLD cpus=1" is held, no counter moves on CPU 1, counted in the
 #    same way, and every other CPU enters a deep state;
-#  - after close, CPU 1 enters a deep state again.
+#  - after close, CPU 1 enters a deep state again;
+#  - the boundary rule: while the exit latency of the deepest state is held
+#    exactly, every CPU still enters that state.
 # Each constraint is set after $SETTLE s of idle, by this shell on CPU 0
 # with no process started in between: the other CPUs are idle then, in a
 # deep state as far as their governor chose one, and a CPU that the call
@@ -43,7 +45,7 @@ LISTING=/proc/latency_constraints
 SETTLE=0.5		# seconds of idle before a constraint is set
 ASYNC=0.1		# seconds for the interrupts of an update that does not wait
 COUNTED=0.05		# seconds for a CPU woken by a synchronous write to count its stay
-NTESTS=9
+NTESTS=10
 
 cpu_dir() { echo "/sys/devices/system/cpu/cpu$1"; }
 
@@ -53,6 +55,13 @@ online_cpus() {
 	while IFS=- read -r a b; do
 		seq "$a" "${b:-$a}"
 	done | tr '\n' ' '
+}
+
+# The deepest state of CPU 0, by cpuidle index.
+deepest_state() {
+	for s in "$(cpu_dir 0)"/cpuidle/state*; do
+		echo "$(cat "$s/latency") ${s##*/state}"
+	done | sort -n | tail -n 1 | cut -d' ' -f2
 }
 
 # States of CPU 0 deeper than $HOLD, by cpuidle index.
@@ -226,5 +235,20 @@ exec 3>&-
 idle_window
 ktap_test_result "after close, CPU $CPU enters a state deeper than $HOLD us again (moved: $moved)" \
 	cpu_moved
+
+# 10: a state whose exit latency equals the constraint is allowed
+last=$(deepest_state)
+lat=$(cat "$(cpu_dir 0)/cpuidle/state$last/latency")
+exec 3>"$DEV"
+sleep $SETTLE
+write_dev "$lat"
+deep=$DEEP
+DEEP=$last
+sleep $COUNTED
+idle_window
+DEEP=$deep
+ktap_test_result "'$lat' held, state $last's exit latency: every CPU still enters it (moved: $moved)" \
+	all_moved
+exec 3>&-
 
 ktap_finished

@@ -9,7 +9,9 @@
 # events carrying the set (a CPU list), the system value unchanged.
 # A holder of /dev/cpu_dma_latency fires 6.12's pm_qos_add_request,
 # pm_qos_update_request and pm_qos_remove_request events, as cyclictest
-# under "trace-cmd record -e power:pm_qos_*" expects.
+# under "trace-cmd record -e power:pm_qos_*" expects, and as in 6.12 a
+# write of the value it already holds fires pm_qos_update_request alone,
+# no pm_qos_update_target.
 #
 # KTAP output through kselftest/ktap_helpers.sh; skips as a whole without
 # the latency trace events.  ktap_test_result runs its command word-split,
@@ -63,7 +65,7 @@ if [ ! -d $T/events/latency ]; then
 	exit "$KSFT_SKIP"
 fi
 
-ktap_set_plan 15
+ktap_set_plan 16
 
 others=$(($(grep -c '^processor' /proc/cpuinfo) - 1))
 
@@ -71,8 +73,8 @@ base=$(cat $DEV)
 echo 0 >$T/tracing_on
 echo >$T/trace
 echo 1 >$T/events/latency/enable
-for e in add update remove; do
-	echo 1 >$T/events/power/pm_qos_${e}_request/enable 2>/dev/null
+for e in add_request update_request remove_request update_target; do
+	echo 1 >$T/events/power/pm_qos_$e/enable 2>/dev/null
 done
 echo 1 >$T/tracing_on
 
@@ -86,15 +88,16 @@ if [ "$others" -gt 0 ]; then
 	exec 4>&-
 fi
 
-# 77 as a binary s32, as cyclictest and tuned write it.
+# 77 as a binary s32, as cyclictest and tuned write it; twice.
 exec 5>/dev/cpu_dma_latency
+printf '\115\000\000\000' >&5
 printf '\115\000\000\000' >&5
 exec 5>&-
 
 echo 0 >$T/tracing_on
 echo 0 >$T/events/latency/enable
-for e in add update remove; do
-	echo 0 >$T/events/power/pm_qos_${e}_request/enable 2>/dev/null
+for e in add_request update_request remove_request update_target; do
+	echo 0 >$T/events/power/pm_qos_$e/enable 2>/dev/null
 done
 trace=$(grep -v '^#' $T/trace)
 echo "$trace" | sed 's/^/# /'
@@ -127,6 +130,11 @@ cpus_wake_seen() {
 
 qos_add_seen() { traced "pm_qos_add_request: CPU_DMA_LATENCY value=-1\$"; }
 qos_update_seen() { traced "pm_qos_update_request: CPU_DMA_LATENCY value=77\$"; }
+# Two writes of 77, one change: the second returns early, as in 6.12.
+qos_same_value_once() {
+	[ "$(echo "$trace" | grep -c "pm_qos_update_request: CPU_DMA_LATENCY value=77\$")" -eq 2 ] &&
+		[ "$(echo "$trace" | grep -c "pm_qos_update_target: action=UPDATE_REQ .*curr_value=77\$")" -eq 1 ]
+}
 qos_remove_seen() { traced "pm_qos_remove_request: CPU_DMA_LATENCY value=-1\$"; }
 
 ktap_test_result "latency_add names the new user-space holder ($id)" add_names_holder
@@ -151,5 +159,6 @@ else
 fi
 ktap_test_result "/dev/cpu_dma_latency open: pm_qos_add_request" qos_add_seen
 ktap_test_result "... write of 77: pm_qos_update_request value=77" qos_update_seen
+ktap_test_result "... 77 again: no second pm_qos_update_target" qos_same_value_once
 ktap_test_result "... close: pm_qos_remove_request" qos_remove_seen
 ktap_finished
