@@ -12,7 +12,8 @@
 #                       lock nesting and atomic-sleep checks
 #   make test-coverage  the same tests, with gcov line and branch coverage
 #                       of kernel/latency.c (harness/coverage-results.txt)
-#   make build-matrix  tinyconfig, i386, arm64, clang, sparse, !PROC_FS,
+#   make build-matrix  tinyconfig, i386, arm64, arm (Tegra, coupled
+#                      idle states), clang, sparse, !PROC_FS,
 #                      !ACPI, CPU_IDLE=n, KUnit as modules: one line a row
 #                      (harness/build-matrix-results.txt)
 #   make mutants  apply each of harness/mutants/ alone, make test must fail

@@ -31,7 +31,7 @@ export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-8G}"
 mkdir -p "$CCACHE_DIR"
 
 # A warning counts when its location is a file the series adds or changes.
-ours='(^|/)(latency(_dev|_internal|_test|_benchmark|_torture)?|processor_idle|cpuidle(_latency_test)?|governor|qos|pm_qos|ipw2100(_kunit)?)\.[ch]:[0-9]+'
+ours='(^|/)(latency(_dev|_internal|_test|_benchmark|_torture)?|processor_idle|cpuidle(_latency_test)?|coupled|governor|qos|pm_qos|ipw2100(_kunit)?)\.[ch]:[0-9]+'
 
 # The options of a row, as "SYMBOL=y|m|n" words.
 idle="SMP=y PROC_FS=y PCI=y ACPI=y ACPI_PROCESSOR=y CPU_IDLE=y
@@ -44,7 +44,8 @@ ipw="NET=y WIRELESS=y CFG80211=y NETDEVICES=y WLAN=y WLAN_VENDOR_INTEL=y
 	IPW2100=y"
 ipw_obj=drivers/net/wireless/intel/ipw2x00/ipw2100.o
 series_objs="kernel/latency.o kernel/latency_dev.o drivers/acpi/processor_idle.o
-	drivers/cpuidle/cpuidle.o drivers/cpuidle/governor.o kernel/power/qos.o
+	drivers/cpuidle/cpuidle.o drivers/cpuidle/coupled.o
+	drivers/cpuidle/governor.o kernel/power/qos.o
 	lib/latency_benchmark.o tools/testing/kunit/latency_test.o
 	drivers/cpuidle/cpuidle_latency_test.o"
 
@@ -131,6 +132,10 @@ targets=$ipw_obj row x86-ipw2100-cpuidle-off x86_64 "" "$noidle $ipw"
 targets=all row i386-idle i386 "" "$idle $bench"
 targets=all row arm64-acpi-lpi arm64 CROSS_COMPILE=aarch64-linux-gnu- \
 	"PROC_FS=y PCI=y EFI=y ACPI=y ACPI_PROCESSOR=y CPU_IDLE=y CPU_IDLE_GOV_MENU=y ACPI_PROCESSOR_IDLE=y LATENCY=y"
+# 32-bit ARM with a coupled cpuidle driver (Tegra's): where
+# cpuidle_enter_state_coupled() and its latency check are built for use.
+targets=all row arm-tegra-coupled arm CROSS_COMPILE=arm-linux-gnueabihf- \
+	"MMU=y ARCH_MULTIPLATFORM=y ARCH_MULTI_V7=y ARCH_TEGRA=y SMP=y PM=y CPU_IDLE=y ARM_TEGRA_CPUIDLE=y ARCH_NEEDS_CPU_IDLE_COUPLED=y LATENCY=y"
 targets=all row clang-kunit x86_64 LLVM=1 "$idle $bench $kunit"
 targets="C=2 $series_objs" row sparse x86_64 "" "$idle $bench $kunit"
 

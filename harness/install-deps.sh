@@ -5,7 +5,8 @@
 # documentation need (the arm64 guest: the cross compiler, QEMU for arm,
 # dtc, and Debian's arm64 busybox, unpacked into build/arm64/);
 # "install-deps.sh matrix" also those of make build-matrix (clang and lld
-# for LLVM=1, sparse for C=2; i386 builds with the host gcc's -m32).
+# for LLVM=1, sparse for C=2, the 32-bit ARM cross compiler for the
+# coupled cpuidle row; i386 builds with the host gcc's -m32).
 # Runs apt-get only when something is missing, so a warm machine pays nothing.
 set -eu
 
@@ -19,7 +20,7 @@ cpio qemu-system-x86 busybox-static acpica-tools ccache python3 perl kmod
 rsync patch python3-sphinx python3-yaml python3-ply git
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm device-tree-compiler"
 case "${1:-}" in
-matrix)	PKGS="$PKGS clang lld llvm sparse" ;;
+matrix)	PKGS="$PKGS clang lld llvm sparse gcc-arm-linux-gnueabihf" ;;
 "")	;;
 *)	echo "install-deps: unknown set $1" >&2; exit 2 ;;
 esac

@@ -459,6 +459,201 @@ static void cpuidle_latency_genpd_join_leave_power_on(struct kunit *test)
 }
 #endif
 
+#if IS_BUILTIN(CONFIG_CPUIDLE_LATENCY_KUNIT_TEST) && IS_ENABLED(CONFIG_ARCH_NEEDS_CPU_IDLE_COUPLED)
+/*
+ * A coupled cluster of two CPUs (cpuidle_coupled, as on Tegra and OMAP4):
+ * on each, a thread bound to it runs the idle loop's part, over and over,
+ * with preemption and interrupts off: it chooses the coupled state if it
+ * fits the CPU's limit (a governor), the safe state otherwise, and enters
+ * it through cpuidle_enter().  The safe state waits with interrupts on,
+ * a WFI that wakes by itself too; the coupled state meets its cluster in
+ * the parallel barrier, as real drivers do, and is counted.
+ */
+struct coupled_test {
+	struct cpuidle_driver drv;
+	struct task_struct *thread[2];
+	atomic_t barrier;
+	atomic_t entered;	/* entries of the coupled state */
+	atomic_t safe;		/* entries of the safe state by thread 0 */
+	atomic_t gen;		/* cpuidle_enter() calls of thread 0 */
+	atomic_t held;		/* times thread 1 held its choice */
+	bool hold, stop;
+};
+
+#define COUPLED_SAFE	0
+#define COUPLED_DEEP	1
+
+static struct cpuidle_device coupled_test_dev[2];
+/*
+ * Registered once, never unregistered: the coupled code finds a device's
+ * cluster through cpuidle_devices, which these are not in, so the second
+ * is given the first's, and what registering it made is kept here.
+ */
+static struct cpuidle_coupled *coupled_test_spare;
+
+static int coupled_test_enter(struct cpuidle_device *dev,
+			      struct cpuidle_driver *drv, int index)
+{
+	struct coupled_test *t = container_of(drv, struct coupled_test, drv);
+
+	if (index == COUPLED_DEEP) {
+		cpuidle_coupled_parallel_barrier(dev, &t->barrier);
+		atomic_inc(&t->entered);
+		return index;
+	}
+	if (dev == &coupled_test_dev[0])
+		atomic_inc(&t->safe);
+	local_irq_enable();
+	cpu_relax();
+	/* Out of the coupled code's waiting loop, to stop. */
+	if (READ_ONCE(t->stop))
+		set_tsk_need_resched(current);
+	local_irq_disable();
+	return index;
+}
+
+static int coupled_test_fn(void *arg)
+{
+	struct coupled_test *t = arg;
+	bool first = raw_smp_processor_id() == coupled_test_dev[0].cpu;
+	struct cpuidle_device *dev = &coupled_test_dev[!first];
+	int index;
+
+	while (!READ_ONCE(t->stop)) {
+		index = t->drv.states[COUPLED_DEEP].exit_latency_ns <=
+			latency_usecs_to_ns(cpu_latency_constraint(dev->cpu)) ?
+			COUPLED_DEEP : COUPLED_SAFE;
+		/* Thread 1 may be held between its choice and the entry. */
+		if (!first && READ_ONCE(t->hold)) {
+			atomic_inc(&t->held);
+			while (READ_ONCE(t->hold) && !READ_ONCE(t->stop))
+				cond_resched();
+		}
+		if (first)
+			atomic_inc(&t->gen);
+		preempt_disable();
+		local_irq_disable();
+		cpuidle_enter(&t->drv, dev, index);
+		local_irq_enable();
+		preempt_enable();
+		cond_resched();
+	}
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static void coupled_test_cleanup(void *data)
+{
+	struct coupled_test *t = data;
+	int i;
+
+	WRITE_ONCE(t->stop, true);
+	for (i = 0; i < 2; i++)
+		if (t->thread[i])
+			kthread_stop(t->thread[i]);
+	remove_acceptable_latency(TEST_ID);
+	synchronize_acceptable_latency();
+}
+
+/* Until @v exceeds @old; at most 1 s. */
+static bool coupled_test_wait(atomic_t *v, int old)
+{
+	ktime_t end = ktime_add_ms(ktime_get(), 1000);
+
+	while (atomic_read(v) <= old) {
+		if (!ktime_before(ktime_get(), end))
+			return false;
+		usleep_range(100, 200);
+	}
+	return true;
+}
+
+/*
+ * CPU 0 of the cluster chose the coupled state and waits for CPU 1 in the
+ * safe state; CPU 1 chose it too, under the same limit, but is not there
+ * yet.  A synchronous call forbids it meanwhile: when it returns, neither
+ * may enter it, though CPU 0 waited in a state that fits and neither was
+ * interrupted.  Each checks the state before they commit to it together,
+ * so both go back to their governor instead.
+ */
+static void cpuidle_latency_coupled_cluster(struct kunit *test)
+{
+	unsigned int self = cpumask_first(cpu_online_mask);
+	unsigned int c0 = cpumask_nth(1, cpu_online_mask);
+	unsigned int c1 = cpumask_nth(2, cpu_online_mask);
+	struct cpuidle_device *dev;
+	struct coupled_test *t;
+	int i, ret, gen, held, entered, tries = 0;
+
+	if (c1 >= nr_cpu_ids)
+		kunit_skip(test, "needs three online CPUs");
+	KUNIT_ASSERT_EQ(test, 0, set_cpus_allowed_ptr(current, cpumask_of(self)));
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->drv.name = "kunit_coupled";
+	t->drv.states[COUPLED_SAFE] = (struct cpuidle_state){
+		.name = "WFI", .exit_latency_ns = US,
+		.flags = CPUIDLE_FLAG_RCU_IDLE, .enter = coupled_test_enter,
+	};
+	t->drv.states[COUPLED_DEEP] = (struct cpuidle_state){
+		.name = "COUPLED", .exit_latency_ns = 200 * US,
+		.flags = CPUIDLE_FLAG_RCU_IDLE | CPUIDLE_FLAG_COUPLED,
+		.enter = coupled_test_enter,
+	};
+	t->drv.state_count = 2;
+	t->drv.safe_state_index = COUPLED_SAFE;
+	if (!coupled_test_dev[0].coupled) {
+		for (i = 0; i < 2; i++) {
+			dev = &coupled_test_dev[i];
+			dev->cpu = i ? c1 : c0;
+			cpumask_set_cpu(c0, &dev->coupled_cpus);
+			cpumask_set_cpu(c1, &dev->coupled_cpus);
+			ret = cpuidle_coupled_register_device(dev);
+			KUNIT_ASSERT_EQ(test, 0, ret);
+		}
+		coupled_test_spare = coupled_test_dev[1].coupled;
+		coupled_test_dev[1].coupled = coupled_test_dev[0].coupled;
+	}
+	KUNIT_ASSERT_EQ(test, c1, coupled_test_dev[1].cpu);
+	KUNIT_ASSERT_EQ(test, 0, set_acceptable_latency(TEST_ID, INFINITE_LATENCY));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   coupled_test_cleanup, t));
+	for (i = 0; i < 2; i++) {
+		t->thread[i] = kthread_run_on_cpu(coupled_test_fn, t, i ? c1 : c0,
+						  "coupled_test/%u");
+		KUNIT_ASSERT_FALSE(test, IS_ERR(t->thread[i]));
+	}
+	/* Nothing held: the cluster enters the coupled state. */
+	KUNIT_ASSERT_TRUE(test, coupled_test_wait(&t->entered, 0));
+
+	do {
+		KUNIT_ASSERT_LT(test, tries++, 20);
+		KUNIT_ASSERT_EQ(test, 0, set_acceptable_latency(TEST_ID,
+								INFINITE_LATENCY));
+		held = atomic_read(&t->held);
+		WRITE_ONCE(t->hold, true);
+		KUNIT_ASSERT_TRUE(test, coupled_test_wait(&t->held, held));
+		/* CPU 0 in the coupled code's waiting loop, in the safe state. */
+		KUNIT_ASSERT_TRUE(test, coupled_test_wait(&t->safe,
+							  atomic_read(&t->safe)));
+		gen = atomic_read(&t->gen);
+		KUNIT_ASSERT_TRUE(test, coupled_test_wait(&t->safe,
+							  atomic_read(&t->safe)));
+		KUNIT_ASSERT_EQ(test, 0, set_acceptable_latency(TEST_ID, 100));
+		entered = atomic_read(&t->entered);
+		/* Still waiting, in the same entry? Otherwise again. */
+		i = atomic_read(&t->gen) == gen;
+		WRITE_ONCE(t->hold, false);
+	} while (!i);
+
+	/* CPU 0 gives up the coupled state, and enters again. */
+	KUNIT_EXPECT_TRUE(test, coupled_test_wait(&t->gen, gen + 1));
+	KUNIT_EXPECT_EQ_MSG(test, entered, atomic_read(&t->entered),
+			    "coupled state entered under a limit it exceeds");
+}
+#endif
+
 static void qos_test_cleanup(void *data)
 {
 	struct qos_test_ctx *ctx = data;
@@ -548,6 +743,9 @@ static struct kunit_case cpuidle_latency_cases[] = {
 #if IS_BUILTIN(CONFIG_CPUIDLE_LATENCY_KUNIT_TEST) && IS_ENABLED(CONFIG_PM_GENERIC_DOMAINS)
 	KUNIT_CASE(cpuidle_latency_genpd_cpu_domain),
 	KUNIT_CASE(cpuidle_latency_genpd_join_leave_power_on),
+#endif
+#if IS_BUILTIN(CONFIG_CPUIDLE_LATENCY_KUNIT_TEST) && IS_ENABLED(CONFIG_ARCH_NEEDS_CPU_IDLE_COUPLED)
+	KUNIT_CASE(cpuidle_latency_coupled_cluster),
 #endif
 	{}
 };
