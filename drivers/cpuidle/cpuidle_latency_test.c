@@ -528,9 +528,9 @@ static void deepest_entries(u64 *deep, u64 *shallower)
 }
 
 /* The exit latency of the deepest enabled state, the least over all CPUs. */
-static u64 deepest_exit_ns(void)
+static s64 deepest_exit_ns(void)
 {
-	u64 ns = U64_MAX;
+	s64 ns = S64_MAX;
 	unsigned int cpu;
 
 	cpus_read_lock();
@@ -583,16 +583,16 @@ static void deepest_window(u64 *deep, u64 *shallower, int *selects)
 static void cpuidle_latency_enter_demotes_too_deep(struct kunit *test)
 {
 	struct deepest_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
-	u64 exit_ns = deepest_exit_ns();
-	/* Just too deep; just deep enough. */
-	int tight = div_u64(exit_ns - 1, NSEC_PER_USEC);
-	int fits = DIV_ROUND_UP_ULL(exit_ns, NSEC_PER_USEC);
+	s64 exit_ns = deepest_exit_ns();
+	int ret, selects, tight, fits;
 	u64 deep, shallower;
-	int ret, selects;
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	if (exit_ns == U64_MAX || exit_ns < 2 * US)
+	if (exit_ns == S64_MAX || exit_ns < 2 * US)
 		kunit_skip(test, "no idle state deeper than 1 us");
+	/* Just too deep; just deep enough. */
+	tight = div_s64(exit_ns - 1, NSEC_PER_USEC);
+	fits = div_s64(exit_ns + NSEC_PER_USEC - 1, NSEC_PER_USEC);
 	ret = cpuidle_register_governor(&deepest_gov);
 	KUNIT_ASSERT_TRUE(test, ret == 0 || ret == -EEXIST);
 
