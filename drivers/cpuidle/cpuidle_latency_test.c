@@ -5,7 +5,9 @@
  * cpuidle_enter_state() checks the state the governor chose against the
  * system latency constraint (<linux/latency.h>) once more after publishing
  * it, and demotes it with cpuidle_latency_fit(); that decision is tested
- * here on synthetic state tables, for every driver alike.  The governors
+ * here on synthetic state tables, for every driver alike, and, built in,
+ * where it runs: the idle loop of every CPU, under a test governor that
+ * chooses too deep a state.  The governors
  * read the same constraint through cpuidle_governor_latency_req(), which
  * must follow every holder: named constraints and PM QoS requests.
  */
@@ -18,6 +20,7 @@
 #include <linux/device.h>
 #include <linux/kthread.h>
 #include <linux/latency.h>
+#include <linux/math64.h>
 #include <linux/pm_domain.h>
 #include <linux/pm_qos.h>
 #include <trace/events/latency.h>
@@ -654,6 +657,165 @@ static void cpuidle_latency_coupled_cluster(struct kunit *test)
 }
 #endif
 
+#if IS_BUILTIN(CONFIG_CPUIDLE_LATENCY_KUNIT_TEST)
+/*
+ * cpuidle_enter_state() itself, on every CPU: a governor that always
+ * chooses the deepest enabled state, whatever the latency constraint, so
+ * that only the check after publishing the state stands between it and a
+ * state too deep.  Built in only: a governor cannot be unregistered, and
+ * it stays listed, with the lowest rating, never chosen unless asked for.
+ */
+static atomic_t deepest_gov_selects;
+
+static int deepest_gov_index(struct cpuidle_driver *drv,
+			     struct cpuidle_device *dev)
+{
+	int i;
+
+	for (i = drv->state_count - 1; i > 0; i--)
+		if (!dev->states_usage[i].disable)
+			break;
+	return i;
+}
+
+static int deepest_gov_select(struct cpuidle_driver *drv,
+			      struct cpuidle_device *dev, bool *stop_tick)
+{
+	/* The tick wakes the CPU, to idle again, on a tickless kernel too. */
+	*stop_tick = false;
+	atomic_inc(&deepest_gov_selects);
+	return deepest_gov_index(drv, dev);
+}
+
+static struct cpuidle_governor deepest_gov = {
+	.name = "kunit_deepest",
+	.rating = 0,
+	.select = deepest_gov_select,
+};
+
+struct deepest_test {
+	struct cpuidle_governor *prev;
+	bool ours;
+};
+
+/* Entries into the deepest enabled state, and into the others, on all CPUs. */
+static void deepest_entries(u64 *deep, u64 *shallower)
+{
+	unsigned int cpu;
+
+	*deep = 0;
+	*shallower = 0;
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct cpuidle_device *dev = per_cpu(cpuidle_devices, cpu);
+		struct cpuidle_driver *drv;
+		int d, i;
+
+		if (!dev || !dev->registered)
+			continue;
+		drv = cpuidle_get_cpu_driver(dev);
+		d = deepest_gov_index(drv, dev);
+		for (i = 0; i < d; i++)
+			*shallower += READ_ONCE(dev->states_usage[i].usage);
+		*deep += READ_ONCE(dev->states_usage[d].usage);
+	}
+	cpus_read_unlock();
+}
+
+/* The exit latency of the deepest enabled state, the least over all CPUs. */
+static s64 deepest_exit_ns(void)
+{
+	s64 ns = S64_MAX;
+	unsigned int cpu;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct cpuidle_device *dev = per_cpu(cpuidle_devices, cpu);
+		struct cpuidle_driver *drv;
+
+		if (!dev || !dev->registered)
+			continue;
+		drv = cpuidle_get_cpu_driver(dev);
+		ns = min(ns, drv->states[deepest_gov_index(drv, dev)].exit_latency_ns);
+	}
+	cpus_read_unlock();
+	return ns;
+}
+
+static void deepest_test_cleanup(void *data)
+{
+	struct deepest_test *t = data;
+
+	mutex_lock(&cpuidle_lock);
+	cpuidle_switch_governor(t->prev);
+	mutex_unlock(&cpuidle_lock);
+	if (t->ours)
+		remove_acceptable_latency(TEST_ID);
+}
+
+/* Over 200 ms of idle: entries into the deepest state, into the others. */
+static void deepest_window(u64 *deep, u64 *shallower, int *selects)
+{
+	u64 deep0, shallower0;
+	int selects0;
+
+	/* A CPU woken from a state now too deep counts its stay after. */
+	msleep(50);
+	deepest_entries(&deep0, &shallower0);
+	selects0 = atomic_read(&deepest_gov_selects);
+	msleep(200);
+	deepest_entries(deep, shallower);
+	*deep -= deep0;
+	*shallower -= shallower0;
+	*selects = atomic_read(&deepest_gov_selects) - selects0;
+}
+
+/*
+ * A constraint one microsecond below the deepest state's exit latency:
+ * every entry the governor chose it for is demoted, and none enters it;
+ * one that it meets exactly lets the CPUs enter it again.
+ */
+static void cpuidle_latency_enter_demotes_too_deep(struct kunit *test)
+{
+	struct deepest_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	s64 exit_ns = deepest_exit_ns();
+	int ret, selects, tight, fits;
+	u64 deep, shallower;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	if (exit_ns == S64_MAX || exit_ns < 2 * US)
+		kunit_skip(test, "no idle state deeper than 1 us");
+	/* Just too deep; just deep enough. */
+	tight = div_s64(exit_ns - 1, NSEC_PER_USEC);
+	fits = div_s64(exit_ns + NSEC_PER_USEC - 1, NSEC_PER_USEC);
+	ret = cpuidle_register_governor(&deepest_gov);
+	KUNIT_ASSERT_TRUE(test, ret == 0 || ret == -EEXIST);
+
+	mutex_lock(&cpuidle_lock);
+	t->prev = cpuidle_curr_governor;
+	mutex_unlock(&cpuidle_lock);
+	ret = kunit_add_action_or_reset(test, deepest_test_cleanup, t);
+	KUNIT_ASSERT_EQ(test, 0, ret);
+
+	KUNIT_ASSERT_EQ(test, 0, set_acceptable_latency(TEST_ID, tight));
+	t->ours = true;
+	mutex_lock(&cpuidle_lock);
+	ret = cpuidle_switch_governor(&deepest_gov);
+	mutex_unlock(&cpuidle_lock);
+	KUNIT_ASSERT_EQ(test, 0, ret);
+
+	deepest_window(&deep, &shallower, &selects);
+	KUNIT_EXPECT_GT(test, selects, 0);
+	KUNIT_EXPECT_EQ(test, deep, 0);
+	KUNIT_EXPECT_GT(test, shallower, 0);
+
+	KUNIT_ASSERT_EQ(test, 0, set_acceptable_latency(TEST_ID, fits));
+	deepest_window(&deep, &shallower, &selects);
+	KUNIT_EXPECT_GT(test, selects, 0);
+	KUNIT_EXPECT_GT(test, deep, 0);
+}
+#endif
+
 static void qos_test_cleanup(void *data)
 {
 	struct qos_test_ctx *ctx = data;
@@ -740,6 +902,9 @@ static struct kunit_case cpuidle_latency_cases[] = {
 	KUNIT_CASE(cpuidle_latency_governor_req_zero),
 	KUNIT_CASE(cpuidle_latency_forced_idle_left_alone),
 	KUNIT_CASE(cpuidle_latency_governor_req_infinite_ignored),
+#if IS_BUILTIN(CONFIG_CPUIDLE_LATENCY_KUNIT_TEST)
+	KUNIT_CASE(cpuidle_latency_enter_demotes_too_deep),
+#endif
 #if IS_BUILTIN(CONFIG_CPUIDLE_LATENCY_KUNIT_TEST) && IS_ENABLED(CONFIG_PM_GENERIC_DOMAINS)
 	KUNIT_CASE(cpuidle_latency_genpd_cpu_domain),
 	KUNIT_CASE(cpuidle_latency_genpd_join_leave_power_on),

@@ -6,7 +6,7 @@
 # over an idle window, the usage counter of every state deeper than the
 # constraint stays still on every CPU while it is held, and moves again once
 # it is released; /proc/acpi/processor/*/power shows the held value and
-# keeps the 2.6.18 format.
+# keeps the 2.6.18 format, with the usage and time counters of cpuidle.
 #
 # Needs acpi_idle as the cpuidle driver with a state deeper than $HOLD us
 # (harness/acpi/cst.asl gives C3 = 200 us) and more than one CPU; without
@@ -20,19 +20,68 @@ DIR=$(dirname "$(readlink -f "$0")")
 . "$DIR/../kselftest/ktap_helpers.sh"
 
 HOLD=150		# usecs: between C2 (20) and C3 (200) of cst.asl
+COUNT_HOLD=15		# usecs: between C1 (1) and C2
 IDLE=2			# seconds of idle per observation
 CPUIDLE=/sys/devices/system/cpu/cpuidle
 DEV=/dev/acceptable_latency
 GOVERNORS="ladder menu teo"
 QOS_DEV=/dev/cpu_dma_latency
-# 4, then 4 for each governor, 2 about the power files (held, released),
+# 5, then 4 for each governor, 2 about the power files (held, released),
 # and 3 about a holder of $QOS_DEV
-NTESTS=21
+NTESTS=22
 
 cpus() {
 	for c in /sys/devices/system/cpu/cpu[0-9]*; do
 		[ -d "$c/cpuidle" ] && echo "${c##*/cpu}"
 	done
+}
+
+# The /proc/acpi/processor/<bus id>/power file of CPU $1: the processor
+# driver names the bus id "CPU" and the CPU number in hexadecimal
+# (acpi_processor_get_info()).
+power_file() {
+	printf '/proc/acpi/processor/CPU%X/power\n' "$1"
+}
+
+# "name usage time" of each cpuidle state of CPU $1, one a line; read with
+# the shell's own read, to keep the two reads around a power file close.
+sysfs_counters() {
+	for s in /sys/devices/system/cpu/cpu"$1"/cpuidle/state*; do
+		read -r n <"$s/name"
+		read -r u <"$s/usage"
+		read -r t <"$s/time"
+		echo "$n $u $t"
+	done
+}
+
+# The states of CPU $1 whose power file counters are not its cpuidle ones:
+# each usage[] must lie between the usage counters read just before and
+# just after the power file, and each duration[], in ACPI PM timer ticks
+# (3579545 Hz), between the time counters (usec), give or take a tick.
+counters_bad() {	# counters_bad CPU
+	before=$(sysfs_counters "$1")
+	power=$(sed -n 's/^   [ *]\(C[0-9]*\):.* usage\[\([0-9]*\)\] duration\[\([0-9]*\)\]$/\1 \2 \3/p' \
+		"$(power_file "$1")")
+	after=$(sysfs_counters "$1")
+	printf '%s\n' "$before" "#" "$power" "#" "$after" | awk -v cpu="$1" '
+		# Without its leading zeros: busybox awk reads 0755 as octal.
+		function dec(x) { sub(/^0+/, "", x); return x + 0 }
+		$0 == "#" { part++; next }
+		part == 0 { bu[$1] = $2; bt[$1] = $3 }
+		part == 1 { pu[$1] = dec($2); pd[$1] = dec($3); n++ }
+		part == 2 { au[$1] = $2; at[$1] = $3 }
+		END {
+			if (!n)
+				printf "cpu%s:no-states ", cpu
+			for (s in pu) {
+				lo = int(bt[s] * 3579545 / 1000000) - 1
+				hi = int((at[s] + 1) * 3579545 / 1000000) + 1
+				if (!(s in bu) || pu[s] < bu[s] || pu[s] > au[s] ||
+				    pd[s] < lo || pd[s] > hi)
+					printf "cpu%s:%s:usage:%s<=%s<=%s:duration:%s<=%s<=%s ",
+						cpu, s, bu[s], pu[s], au[s], lo, pd[s], hi
+			}
+		}'
 }
 
 # States of CPU 0 deeper than $HOLD, by cpuidle index.
@@ -129,6 +178,7 @@ if [ "$driver" != acpi_idle ]; then
 	ktap_test_skip "/proc/acpi/processor has one power file per CPU"
 	ktap_test_skip "power files have the 2.6.18 format"
 	ktap_test_skip "power state latencies match cpuidle"
+	ktap_test_skip "power usage and duration are the cpuidle counters"
 	skip_governors "acpi_idle is not the cpuidle driver"
 fi
 ktap_test_pass "acpi_idle is the cpuidle driver"
@@ -180,6 +230,23 @@ for f in /proc/acpi/processor/*/power; do
 	[ "$got" = "$want" ] || bad="$bad ${f%/power}:[$got]"
 done
 ktap_test_result "power state latencies match cpuidle [$want]${bad:+ (got$bad)}" \
+	nothing_bad
+
+# 5: usage[] and duration[] are the CPU's cpuidle counters.  Held at
+# $COUNT_HOLD us, the CPUs idle in C1, which HLT makes a real stay (its
+# usage and above counters differ) and slow enough that two reads of
+# its counters come close.
+if [ -c "$DEV" ]; then
+	exec 3>"$DEV"
+	echo "$COUNT_HOLD" >&3
+	sleep 1
+fi
+bad=
+for c in $(cpus); do
+	bad="$bad$(counters_bad "$c")"
+done
+exec 3>&-
+ktap_test_result "power usage and duration are the cpuidle counters${bad:+ (bad: }$bad${bad:+)}" \
 	nothing_bad
 
 DEEP=$(deep_states | tr '\n' ' ')

@@ -4,9 +4,11 @@
  *
  * Each adapter holds a constraint of its own, "ipw2100:<PCI device name>":
  * 175 usec while it is up, INFINITE_LATENCY while it is down, nothing once
- * it is removed.  The cases drive the driver's helpers with fake adapters
- * (a zeroed struct ipw2100_priv; no hardware) and check the system value
- * after every step.
+ * it is removed.  Most cases drive the driver's helpers with fake adapters
+ * (a zeroed struct ipw2100_priv; no hardware); the last ones run the
+ * driver's own ipw2100_up() and ipw2100_down() on an adapter allocated as
+ * probe allocates it, with ipw2100_start_adapter() stubbed.  Every case
+ * checks the system value after each step.
  *
  * The system value also includes the built-in "kernel" holder and any other
  * holder present when a case starts, so every check is made against the
@@ -14,9 +16,12 @@
  * device names, so a real adapter's constraint is never touched, and the
  * exit handler removes whatever a failed case left behind.
  */
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
+#include <kunit/test-bug.h>
 
 #include <linux/latency.h>
+#include <linux/sizes.h>
 #include <linux/string.h>
 
 #include "ipw2100.h"
@@ -27,6 +32,9 @@ struct ipw2100_latency_test {
 	struct ipw2100_priv *a;
 	struct ipw2100_priv *b;
 	int baseline;
+	/* What the stub of ipw2100_start_adapter() saw. */
+	int starts;
+	int system_at_start;
 };
 
 static int ipw2100_latency_test_init(struct kunit *test)
@@ -228,6 +236,107 @@ static void ipw2100_latency_init_name_too_long(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, system_latency_constraint(), ctx->baseline);
 }
 
+static void ipw2100_test_free_adapter(void *data)
+{
+	struct ipw2100_priv *priv = data;
+
+	ipw2100_latency_exit(priv);
+	free_libipw(priv->net_dev, 0);
+}
+
+/*
+ * An adapter as probe allocates it (ipw2100_alloc_device()), with a page of
+ * RAM for its registers and no PCI device, and its constraint added as
+ * probe adds it.  Nothing starts the hardware: the cases stub
+ * ipw2100_start_adapter().
+ */
+static struct ipw2100_priv *ipw2100_test_adapter(struct kunit *test,
+						 const char *bus_id)
+{
+	void *regs = kunit_kzalloc(test, SZ_4K, GFP_KERNEL);
+	struct ipw2100_priv *priv;
+	struct net_device *dev;
+
+	KUNIT_ASSERT_NOT_NULL(test, regs);
+	dev = ipw2100_alloc_device(NULL, (void __force __iomem *)regs);
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	priv = libipw_priv(dev);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   ipw2100_test_free_adapter,
+							   priv));
+	/* The radio on, whatever the module parameter "disable" says. */
+	priv->status &= ~STATUS_RF_KILL_SW;
+	KUNIT_ASSERT_EQ(test, ipw2100_latency_init(priv, bus_id), 0);
+	return priv;
+}
+
+/*
+ * Instead of loading the firmware: note the system value the adapter
+ * starts under, and fail as a missing firmware does, so that ipw2100_up()
+ * goes no further into the hardware.
+ */
+static int ipw2100_test_start_adapter(struct ipw2100_priv *priv)
+{
+	struct ipw2100_latency_test *ctx = kunit_get_current_test()->priv;
+
+	ctx->starts++;
+	ctx->system_at_start = system_latency_constraint();
+	return -EIO;
+}
+
+/*
+ * ipw2100_up() holds the adapter's 175 usec, in effect before it starts
+ * the hardware; removing the adapter's constraint by its name is what
+ * gives the previous value back.
+ */
+static void ipw2100_latency_up_holds_175(struct kunit *test)
+{
+	struct ipw2100_latency_test *ctx = test->priv;
+	struct ipw2100_priv *priv = ipw2100_test_adapter(test, "kunit-up");
+
+	kunit_activate_static_stub(test, ipw2100_start_adapter,
+				   ipw2100_test_start_adapter);
+	KUNIT_EXPECT_EQ(test, ipw2100_up(priv, 1), -EIO);
+	KUNIT_EXPECT_EQ(test, ctx->starts, 1);
+	KUNIT_EXPECT_EQ(test, ctx->system_at_start, IPW2100_TEST_USECS);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), IPW2100_TEST_USECS);
+
+	KUNIT_EXPECT_EQ(test, remove_acceptable_latency("ipw2100:kunit-up"), 0);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), ctx->baseline);
+}
+
+/* With the radio off by the software switch, up neither starts nor holds. */
+static void ipw2100_latency_up_radio_off_holds_nothing(struct kunit *test)
+{
+	struct ipw2100_latency_test *ctx = test->priv;
+	struct ipw2100_priv *priv = ipw2100_test_adapter(test, "kunit-off");
+
+	kunit_activate_static_stub(test, ipw2100_start_adapter,
+				   ipw2100_test_start_adapter);
+	priv->status |= STATUS_RF_KILL_SW;
+	KUNIT_EXPECT_EQ(test, ipw2100_up(priv, 1), 0);
+	KUNIT_EXPECT_EQ(test, ctx->starts, 0);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), ctx->baseline);
+}
+
+/*
+ * ipw2100_down() of an adapter that is up gives the previous value back
+ * and keeps the constraint, relaxed, until the adapter is removed.
+ */
+static void ipw2100_latency_down_relaxes(struct kunit *test)
+{
+	struct ipw2100_latency_test *ctx = test->priv;
+	struct ipw2100_priv *priv = ipw2100_test_adapter(test, "kunit-down");
+
+	ipw2100_latency_up(priv);
+	KUNIT_ASSERT_EQ(test, system_latency_constraint(), IPW2100_TEST_USECS);
+
+	ipw2100_down(priv);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), ctx->baseline);
+	KUNIT_EXPECT_EQ(test, modify_acceptable_latency("ipw2100:kunit-down",
+							INFINITE_LATENCY), 0);
+}
+
 static struct kunit_case ipw2100_latency_test_cases[] = {
 	KUNIT_CASE(ipw2100_latency_init_relaxed),
 	KUNIT_CASE(ipw2100_latency_up_down_one_adapter),
@@ -236,6 +345,9 @@ static struct kunit_case ipw2100_latency_test_cases[] = {
 	KUNIT_CASE(ipw2100_latency_exit_while_up),
 	KUNIT_CASE(ipw2100_latency_exit_all_while_up),
 	KUNIT_CASE(ipw2100_latency_init_name_too_long),
+	KUNIT_CASE(ipw2100_latency_up_holds_175),
+	KUNIT_CASE(ipw2100_latency_up_radio_off_holds_nothing),
+	KUNIT_CASE(ipw2100_latency_down_relaxes),
 	{}
 };
 
