@@ -17,7 +17,9 @@ suite or kselftest program that is missing, or gives fewer results than
 the manifest asks, fails the run, and so does one that ran but is not in
 it.  --no-skip: a skipped result fails its suite or program (make test,
 where the harness provides what every test needs; the flavours may skip
-what their configuration lacks).
+what their configuration lacks), unless the manifest names it as a KUnit
+case this guest cannot run ("skip kunit SUITE CASE"); a case so named
+that runs fails too.
 """
 import argparse
 import contextlib
@@ -112,13 +114,45 @@ def read_manifest(path):
     with open(path) as f:
         for n, l in enumerate(f, 1):
             l = l.split('#', 1)[0].split()
-            if not l:
+            if not l or l[0] == 'skip':	# see read_skips()
                 continue
             if len(l) != 3 or l[0] not in ('kunit', 'selftest') or \
                     not l[2].isdigit():
                 sys.exit('%s:%d: not "kunit|selftest NAME COUNT"' % (path, n))
             want[(l[0], l[1])] = int(l[2])
     return want
+
+
+def read_skips(path):
+    """{(kind, suite, case)} from a manifest's "skip kunit SUITE CASE"
+    lines: a KUnit case that cannot run in this guest, and says so with
+    kunit_skip(); make test allows that skip, and that one only."""
+    skips = set()
+    with open(path) as f:
+        for n, l in enumerate(f, 1):
+            l = l.split('#', 1)[0].split()
+            if not l or l[0] != 'skip':
+                continue
+            if len(l) != 4 or l[1] != 'kunit':
+                sys.exit('%s:%d: not "skip kunit SUITE CASE"' % (path, n))
+            skips.add(tuple(l[1:]))
+    return skips
+
+
+# The skipped cases of each KUnit suite: {(kind, suite): [case, ...]}.
+SKIPPED = {}
+
+
+def skipped_leaves(kp, test, prefix=''):
+    """The names of the skipped cases under test."""
+    out = []
+    for t in test.subtests:
+        name = prefix + t.name
+        if t.subtests:
+            out += skipped_leaves(kp, t, name + '.')
+        elif t.status == kp.TestStatus.SKIPPED:
+            out.append(name)
+    return out
 
 
 def judge_kunit(kp, lines, v, seen, none_at_boot):
@@ -137,6 +171,7 @@ def judge_kunit(kp, lines, v, seen, none_at_boot):
         v.count('kunit', suite.name, c.passed, fail, c.skipped)
         for name in failed_leaves(kp, suite):
             print('kunit FAILED: %s.%s' % (suite.name, name))
+        SKIPPED[('kunit', suite.name)] = skipped_leaves(kp, suite)
         seen[('kunit', suite.name or '(unnamed)')] = (results(c), c.skipped,
                                                        False)
 
@@ -248,12 +283,20 @@ def judge_manifest(path, want, seen, v):
             v.problem('%s %s: not in %s' % (kind, name, path))
 
 
-def judge_skips(seen, v):
-    """make test: each suite or program that skipped is a failure."""
+def judge_skips(seen, v, allowed):
+    """make test: each suite or program that skipped is a failure, but for
+    the KUnit cases the manifest allows to skip (allowed); one of those
+    that did not skip is a failure too: the manifest is out of date."""
     for (kind, name), (_, skip, _) in seen.items():
+        names = SKIPPED.get((kind, name), [])
+        skip -= len([c for c in names if (kind, name, c) in allowed])
         if skip:
             v.problem('%s %s: %d skipped, and make test skips nothing' %
                       (kind, name, skip))
+    for (kind, name, case) in sorted(allowed):
+        if case not in SKIPPED.get((kind, name), []):
+            v.problem('%s %s: %s did not skip, as the manifest says it must' %
+                      (kind, name, case))
 
 
 def judge_host(arg, v):
@@ -360,7 +403,8 @@ def main():
     if args.manifest:
         judge_manifest(args.manifest, read_manifest(args.manifest), seen, v)
     if args.no_skip:
-        judge_skips(seen, v)
+        judge_skips(seen, v,
+                    read_skips(args.manifest) if args.manifest else set())
     for arg in args.host:
         judge_host(arg, v)
     judge_log(lines, v, booted)

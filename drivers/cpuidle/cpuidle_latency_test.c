@@ -399,54 +399,74 @@ static void cpuidle_latency_genpd_cpu_domain(struct kunit *test)
 }
 
 /*
- * A power-on withdraws what a CPU domain's state adds, from every CPU of
- * the domain: here the one after a system-sleep power-off, through
- * dev_pm_genpd_resume() on a device of the domain (the arm64 guest, without
- * system sleep, has no path to a power-on without a driver).  A CPU that
- * joins the domain (its device added, as dt_idle_genpd does) takes what the
- * domain adds, and drops it when it leaves (where no driver is bound to
- * the CPU's device, as on the arm64 guest; x86's processor driver is).
+ * The domain of a CPU, this thread on it: there, it keeps that CPU from
+ * idling, whose idle path would rewrite the next timer that
+ * genpd_test_power_down_ok() sets.
  */
-static void cpuidle_latency_genpd_join_leave_power_on(struct kunit *test)
+static struct genpd_test *genpd_test_domain_here(struct kunit *test)
 {
 	struct genpd_test *t = genpd_test_domain(test);
+
+	t->cpu = cpumask_last(cpu_online_mask);
+	KUNIT_ASSERT_EQ(test, 0, set_cpus_allowed_ptr(current,
+						      cpumask_of(t->cpu)));
+	return t;
+}
+
+/*
+ * A power-on withdraws what a CPU domain's state adds, from every CPU of
+ * the domain: here the one after a system-sleep power-off, through
+ * dev_pm_genpd_resume() on a device of the domain.  Skipped without system
+ * sleep (the arm64 guest), which has no path to a power-on without a
+ * driver.
+ */
+static void cpuidle_latency_genpd_power_on(struct kunit *test)
+{
+	struct genpd_test *t;
 	struct device *dev;
 	s64 before;
 
-	t->cpu = cpumask_last(cpu_online_mask);
-	/*
-	 * On that CPU, this thread keeps it from idling: its idle path would
-	 * rewrite the next timer genpd_test_power_down_ok() sets.
-	 */
-	KUNIT_ASSERT_EQ(test, 0, set_cpus_allowed_ptr(current,
-						      cpumask_of(t->cpu)));
+	if (!IS_ENABLED(CONFIG_PM_GENERIC_DOMAINS_SLEEP))
+		kunit_skip(test, "no system sleep: no power-on to test");
+	t = genpd_test_domain_here(test);
 	before = genpd_test_domain_ns(t);
-	if (IS_ENABLED(CONFIG_PM_GENERIC_DOMAINS_SLEEP)) {
-		dev = root_device_register("kunit-genpd-member");
-		KUNIT_ASSERT_FALSE(test, IS_ERR(dev));
-		t->dev = dev;
-		KUNIT_ASSERT_EQ(test, 0, pm_genpd_add_device(&t->pd, dev));
-		t->member = dev;
-		cpumask_set_cpu(t->cpu, t->pd.cpus);
-		/* No constraint: the deepest state, 80 us, published. */
-		KUNIT_EXPECT_TRUE(test, genpd_test_power_down_ok(t));
-		KUNIT_EXPECT_EQ(test, before + 80 * US, genpd_test_domain_ns(t));
-		dev_pm_genpd_suspend(dev);
-		KUNIT_EXPECT_EQ(test, GENPD_STATE_OFF, t->pd.status);
-		dev_pm_genpd_resume(dev);
-		KUNIT_EXPECT_EQ(test, GENPD_STATE_ON, t->pd.status);
-		KUNIT_EXPECT_EQ(test, before, genpd_test_domain_ns(t));
-		/* What a CPU that leaves would do, whatever the above left. */
-		genpd_cpu_latency(&t->pd, 0);
-		cpumask_clear_cpu(t->cpu, t->pd.cpus);
-	}
+	dev = root_device_register("kunit-genpd-member");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(dev));
+	t->dev = dev;
+	KUNIT_ASSERT_EQ(test, 0, pm_genpd_add_device(&t->pd, dev));
+	t->member = dev;
+	cpumask_set_cpu(t->cpu, t->pd.cpus);
+	/* No constraint: the deepest state, 80 us, published. */
+	KUNIT_EXPECT_TRUE(test, genpd_test_power_down_ok(t));
+	KUNIT_EXPECT_EQ(test, before + 80 * US, genpd_test_domain_ns(t));
+	dev_pm_genpd_suspend(dev);
+	KUNIT_EXPECT_EQ(test, GENPD_STATE_OFF, t->pd.status);
+	dev_pm_genpd_resume(dev);
+	KUNIT_EXPECT_EQ(test, GENPD_STATE_ON, t->pd.status);
+	KUNIT_EXPECT_EQ(test, before, genpd_test_domain_ns(t));
+	/* What a CPU that leaves would do, whatever the above left. */
+	genpd_cpu_latency(&t->pd, 0);
+	cpumask_clear_cpu(t->cpu, t->pd.cpus);
+}
 
-	dev = get_cpu_device(t->cpu);
+/*
+ * A CPU that joins a CPU domain (its device added, as dt_idle_genpd does)
+ * takes what the domain adds, and drops it when it leaves.  Only a CPU
+ * device without a driver joins (the arm64 guest's); skipped where the CPU's
+ * device has one (x86's processor driver).
+ */
+static void cpuidle_latency_genpd_join_leave(struct kunit *test)
+{
+	struct genpd_test *t;
+	struct device *dev;
+	s64 before;
+
+	dev = get_cpu_device(cpumask_last(cpu_online_mask));
 	KUNIT_ASSERT_NOT_NULL(test, dev);
-	if (dev->driver) {
-		kunit_info(test, "CPU %d's device has a driver: no join\n", t->cpu);
-		return;
-	}
+	if (dev->driver)
+		kunit_skip(test, "the CPU's device has a driver: it joins no domain");
+	t = genpd_test_domain_here(test);
+	before = genpd_test_domain_ns(t);
 	/* No CPU in it: the governor publishes 80 us, to none. */
 	KUNIT_EXPECT_TRUE(test, genpd_test_power_down_ok(t));
 	KUNIT_EXPECT_EQ(test, 1, t->pd.state_idx);
@@ -907,7 +927,8 @@ static struct kunit_case cpuidle_latency_cases[] = {
 #endif
 #if IS_BUILTIN(CONFIG_CPUIDLE_LATENCY_KUNIT_TEST) && IS_ENABLED(CONFIG_PM_GENERIC_DOMAINS)
 	KUNIT_CASE(cpuidle_latency_genpd_cpu_domain),
-	KUNIT_CASE(cpuidle_latency_genpd_join_leave_power_on),
+	KUNIT_CASE(cpuidle_latency_genpd_power_on),
+	KUNIT_CASE(cpuidle_latency_genpd_join_leave),
 #endif
 #if IS_BUILTIN(CONFIG_CPUIDLE_LATENCY_KUNIT_TEST) && IS_ENABLED(CONFIG_ARCH_NEEDS_CPU_IDLE_COUPLED)
 	KUNIT_CASE(cpuidle_latency_coupled_cluster),

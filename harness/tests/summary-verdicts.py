@@ -147,8 +147,11 @@ def same(text):
     return text
 
 
+# A case the manifest allows to skip, as a guest that cannot run it does.
+SKIP_BETA = MANIFEST + 'skip     kunit beta beta_one   # not in this guest\n'
+
 # name, edit, summary.py options, expected exit code, the closing line
-# (a regex) and a regex the output must hold.
+# (a regex), a regex the output must hold, and the manifest if not MANIFEST.
 CASES = [
     ('a clean run passes', same, ['--no-skip'], 0,
      CLEAN, r'selftest prog_c\s+3 passed, 0 failed, 0 skipped'),
@@ -207,6 +210,17 @@ CASES = [
      sub('    ok 1 beta_one\n', '    ok 1 beta_one # SKIP not here\n', 2),
      ['--no-skip'], 1, r'10 passed, 1 failed, 1 skipped',
      r'summary: kunit beta: 1 skipped'),
+    ('a skipped KUnit case the manifest allows passes make test',
+     sub('    ok 1 beta_one\n', '    ok 1 beta_one # SKIP not here\n', 2),
+     ['--no-skip'], 0, r'10 passed, 0 failed, 1 skipped',
+     r'kunit    beta\s+0 passed, 0 failed, 1 skipped', SKIP_BETA),
+    ('... and one it allows that runs fails make test',
+     same, ['--no-skip'], 1, r'11 passed, 1 failed, 0 skipped',
+     r'summary: kunit beta: beta_one did not skip', SKIP_BETA),
+    ('... and another skipped case still fails make test',
+     sub('    ok 1 alpha_one\n', '    ok 1 alpha_one # SKIP not here\n', 2),
+     ['--no-skip'], 1, r'10 passed, 2 failed, 1 skipped',
+     r'summary: kunit alpha: 1 skipped, and make test skips nothing', SKIP_BETA),
     ('a missing KUnit suite fails',
      chain(sub('[    0.900000] 1..2\n', '[    0.900000] 1..1\n'),
            sub('[    0.900000]     KTAP version 1\n'
@@ -305,13 +319,13 @@ CASES = [
 ]
 
 
-def run(console, opts, tmp):
+def run(console, opts, tmp, text=MANIFEST):
     path = os.path.join(tmp, 'console.log')
     with open(path, 'w') as f:
         f.write(console)
     manifest = os.path.join(tmp, 'manifest.txt')
     with open(manifest, 'w') as f:
-        f.write(MANIFEST)
+        f.write(text)
     env = dict(os.environ, TREE=TREE)
     env.pop('KUNIT_AT_BOOT', None)
     r = subprocess.run([sys.executable, SUMMARY, '--manifest', manifest] +
@@ -328,10 +342,11 @@ def main():
         return 1
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for n, (name, edit, opts, want_rc, last, want) in enumerate(CASES, 1):
+        for n, case in enumerate(CASES, 1):
+            name, edit, opts, want_rc, last, want = case[:6]
             why = []
             try:
-                rc, out = run(edit(BASE), opts, tmp)
+                rc, out = run(edit(BASE), opts, tmp, *case[6:])
             except AssertionError as e:
                 rc, out = None, str(e)
                 why.append(str(e))

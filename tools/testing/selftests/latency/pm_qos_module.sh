@@ -10,7 +10,9 @@
 # /proc/acpi/processor/*/power must follow it (a kernel with ACPI processor
 # support and no power file fails; one without skips that check), and
 # unloading must release it; an invalid value must be refused and leave
-# nothing behind.
+# nothing behind.  A write of the module's parameter usecs updates the
+# request (as a driver's cpu_latency_qos_update_request()); an invalid one
+# is refused and changes nothing.
 #
 # KTAP output through kselftest/ktap_helpers.sh; skips as a whole when the
 # module is not installed.  ktap_test_result runs its command word-split,
@@ -25,6 +27,8 @@ NAME="pm_qos:test_latency_qos_hold\\[$MOD\\]"
 LIST=/proc/latency_constraints
 # Below the built-in "kernel" holder and anything the guest holds.
 USECS=77
+USECS2=66
+PARAM=/sys/module/$MOD/parameters/usecs
 
 has_module() {
 	[ -n "$(find "/lib/modules/$(uname -r)" -name "$1.ko*" 2>/dev/null)" ]
@@ -48,6 +52,17 @@ power_follows() {
 	[ "$(sed -n 's/^maximum allowed latency: \([0-9]*\) usec$/\1/p' $files |
 		sort -u)" = "$USECS" ]
 }
+# A write of usecs: the listing and /dev/cpu_dma_latency follow it.
+write_follows() {
+	echo $USECS2 >$PARAM &&
+		grep -q "^$NAME $USECS2 all - -\$" $LIST &&
+		[ "$(qos_limit)" = "$USECS2" ]
+}
+write_refused() {
+	! (echo -5 >$PARAM) 2>/dev/null &&
+		[ "$(cat $PARAM)" = "$USECS2" ] &&
+		grep -q "^$NAME $USECS2 all - -\$" $LIST
+}
 released() { ! grep -q "^$NAME " $LIST && [ "$(cat $LIST)" = "$before" ]; }
 bad_refused() { ! modprobe $MOD usecs=-5 2>/dev/null; }
 bad_leaves_nothing() { [ "$(cat $LIST)" = "$before" ]; }
@@ -68,7 +83,7 @@ if [ ! -r $LIST ]; then
 	exit "$KSFT_SKIP"
 fi
 
-ktap_set_plan 11
+ktap_set_plan 13
 
 rmmod $MOD 2>/dev/null
 before=$(cat $LIST)
@@ -83,6 +98,9 @@ else
 	ktap_print_msg "no /proc/acpi/processor (CONFIG_ACPI_PROCESSOR is not set)"
 	ktap_test_skip "every power file shows $USECS usec"
 fi
+ktap_test_result "a write of usecs ($USECS2) updates the request" write_follows
+ktap_test_result "a write of an invalid value (-5) is refused, the request kept" \
+	write_refused
 rmmod $MOD
 ktap_test_result "rmmod releases it, the listing is as before" released
 ktap_test_result "an invalid value (-5) is refused" bad_refused
