@@ -128,7 +128,8 @@ regen)
 			rm -rf "$tmp/oldtop"
 			mkdir -p "$tmp/oldtop"
 			# shellcheck disable=SC2086
-			git -C "$top" archive "$rev" series/stages $files | tar -C "$tmp/oldtop" -xf -
+			git -C "$top" archive "$rev" series/stages $files 2>/dev/null |
+				tar -C "$tmp/oldtop" -xf - 2>/dev/null || continue
 			if (lay "$tmp/oldtop" "$tmp/old") 2>/dev/null; then
 				base=$rev
 				break

@@ -37,6 +37,7 @@
 #include <linux/atomic.h>
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
+#include <linux/cred.h>
 #include <linux/ctype.h>
 #include <linux/fs.h>
 #include <linux/init.h>
@@ -80,6 +81,7 @@
 /**
  * struct latency_dev_holder - the constraint held by one open file
  * @id: the holder's identifier, "user:<token>"
+ * @lock: serialises latency_dev_set() on one file (threads, a shared fd)
  * @usecs: what latency_dev_set() last gave it, INFINITE_LATENCY at open
  *
  * Identifier and owner are fixed at open time: a write through a file that
@@ -87,6 +89,7 @@
  */
 struct latency_dev_holder {
 	char id[LATENCY_ID_MAX + 1];
+	struct mutex lock;	/* see latency_dev_set() */
 	int usecs;
 };
 
@@ -205,7 +208,7 @@ EXPORT_SYMBOL_GPL(latency_kernel_name);
  * latency_dev_hold - make an open file a holder of the system registry
  * @file: the file, whose ->private_data becomes the holder
  *
- * Registers "user:<seq>" with no constraint, the opener as its owner.
+ * Registers "user:<token>" with no constraint, the opener as its owner.
  * /dev/acceptable_latency and /dev/cpu_dma_latency hold through this.
  *
  * Context: Process context (->open()); may sleep.
@@ -220,6 +223,7 @@ int latency_dev_hold(struct file *file)
 	if (!h)
 		return -ENOMEM;
 
+	mutex_init(&h->lock);
 	h->usecs = INFINITE_LATENCY;
 	snprintf(h->id, sizeof(h->id), "user:%016llx",
 		 latency_dev_token(atomic64_inc_return(&latency_dev_seq)));
@@ -269,14 +273,18 @@ void latency_dev_unhold(struct file *file)
 int latency_dev_set(struct file *file, int usecs)
 {
 	struct latency_dev_holder *h = file->private_data;
-	int ret;
+	int ret = 1;
 
-	if (usecs == h->usecs)
-		return 1;
-	/* The holder exists since open: the owner it recorded stays. */
-	ret = latency_registry_set(&latency_system, h->id, usecs, current);
-	if (!ret)
-		h->usecs = usecs;
+	/* The check and the change as one, as under 6.12's pm_qos_lock. */
+	mutex_lock(&h->lock);
+	if (usecs != h->usecs) {
+		/* The holder exists since open: the owner it recorded stays. */
+		ret = latency_registry_set(&latency_system, h->id, usecs,
+					   current);
+		if (!ret)
+			h->usecs = usecs;
+	}
+	mutex_unlock(&h->lock);
 	return ret;
 }
 
@@ -376,11 +384,14 @@ static void latency_entry_copy(struct latency_entry *e,
  * rule of /proc/PID/fd (proc_fd_access_allowed()), on any /proc mount, and
  * only while the opener's thread group lives, so that the pid of one that
  * exited (its fd inherited or passed on) never names another process.
+ * The reader is whoever opened the listing (latency_proc_show()), and a
+ * refusal is not audited: any user may read the file in a loop.
  */
 static bool latency_may_see(struct pid *pid)
 {
 	struct task_struct *task = get_pid_task(pid, PIDTYPE_TGID);
-	bool ok = task && ptrace_may_access(task, PTRACE_MODE_READ_FSCREDS);
+	bool ok = task && ptrace_may_access(task, PTRACE_MODE_READ_FSCREDS |
+						  PTRACE_MODE_NOAUDIT);
 
 	if (task)
 		put_task_struct(task);
@@ -798,11 +809,15 @@ static DEFINE_MUTEX(latency_show_lock);
 
 static int __maybe_unused latency_proc_show(struct seq_file *m, void *v)
 {
+	const struct cred *cred;
 	int ret;
 
-	if (mutex_lock_interruptible(&latency_show_lock))
+	if (mutex_lock_killable(&latency_show_lock))
 		return -EINTR;
+	/* Judged as who opened it: an fd passed to another process is not. */
+	cred = override_creds(m->file->f_cred);
 	ret = latency_registry_show(&latency_system, m);
+	revert_creds(cred);
 	mutex_unlock(&latency_show_lock);
 	return ret;
 }

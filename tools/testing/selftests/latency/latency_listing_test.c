@@ -309,10 +309,12 @@ TEST_F(holder, opener_gone_shows_no_pid)
 
 /*
  * Two opens in a row get identifiers that are unique and count nothing:
- * "user:" and 16 hex digits, not consecutive numbers.
+ * "user:" and 16 hex digits, not consecutive numbers (2^-63 odds that two
+ * tokens of the permutation are).
  */
 TEST_F(holder, identifier_counts_nothing)
 {
+	unsigned long long token[2];
 	char id[2][64];
 	int fd2, i;
 
@@ -333,8 +335,12 @@ TEST_F(holder, identifier_counts_nothing)
 		snprintf(id[i], sizeof(id[i]), "%.*s", (int)(end - start), start);
 		EXPECT_EQ(0, sscanf(id[i], "user:%*16[0-9a-f]%n", &n));
 		EXPECT_EQ(21, n) TH_LOG("identifier %s", id[i]);
+		token[i] = strtoull(id[i] + 5, NULL, 16);
 	}
 	EXPECT_STRNE(id[0], id[1]);
+	EXPECT_NE(1ULL, token[0] > token[1] ? token[0] - token[1] :
+					      token[1] - token[0])
+		TH_LOG("%s and %s are consecutive", id[0], id[1]);
 }
 
 /*
