@@ -17,7 +17,7 @@
  *
  * Every change is one call of one primitive, __latency_apply(), under the
  * registry lock: it moves the holder in the trees (O(log n), O(k log n) for
- * a set of k CPUs), then publishes once.  After the lock is dropped,
+ * a set of k CPUs), then publishes what moved.  After the lock is dropped,
  * latency_idle_wake() interrupts the CPUs idle in a state too deep for
  * their limit now, decided from that alone, and the notifier chain runs in
  * process context.  A holder that must not allocate embeds a struct
@@ -53,9 +53,8 @@
 EXPORT_TRACEPOINT_SYMBOL_GPL(latency_idle_wake);
 
 /*
- * Give the chain the current value unless it already has it.  Two changes
- * that cancel out before the chain runs give no call at all; a change is
- * never delivered twice.
+ * Give the chain the current value unless it has it: two changes that cancel
+ * out before it runs give no call, a change is never delivered twice.
  */
 static void latency_notify(struct latency_registry *r, bool always)
 {
@@ -82,17 +81,16 @@ DEFINE_PER_CPU(struct latency_cpu, latency_cpu) = LATENCY_CPU_INIT;
 EXPORT_PER_CPU_SYMBOL_GPL(latency_cpu);
 
 /*
- * Locking rule: every change of a registry's trees, and of the values it
- * publishes, is made under its ->lock, a raw spinlock taken with
- * raw_spin_lock_irqsave(): modify, remove and the request calls may be
- * called from hard interrupt context, on PREEMPT_RT too.  Nothing under
- * ->lock sleeps, allocates, frees or loops over CPUs it does not change;
- * what a change unlinks is freed after an RCU grace period, which also lets
- * the wake-up read a CPU set after the lock is dropped.  Readers of the
- * values take no lock.  The notifier chain runs under ->notify_lock, a
- * mutex, never under ->lock; a notifier must not change a constraint.
- * Statically INFINITE_LATENCY, so that a query made before any initcall
- * does not forbid every idle state.
+ * Locking rule: every change of a registry's trees and published values is
+ * made under its ->lock, a raw spinlock taken with raw_spin_lock_irqsave():
+ * modify, remove and the request calls may be called from hard interrupt
+ * context, on PREEMPT_RT too.  Nothing under ->lock sleeps, allocates,
+ * frees or loops over CPUs it does not change; what a change unlinks is
+ * freed after an RCU grace period, so that the wake-up may read a CPU set
+ * after the lock is dropped.  Readers of the values take no lock.  The
+ * notifiers run under ->notify_lock, a mutex, never under ->lock, and must
+ * not change a constraint.  Statically INFINITE_LATENCY: a query made
+ * before any initcall does not forbid every idle state.
  */
 struct latency_registry latency_system = {
 	.lock = __RAW_SPIN_LOCK_UNLOCKED(latency_system.lock),
@@ -146,10 +144,7 @@ static int latency_check_cpus(const struct cpumask *cpus)
 	return 0;
 }
 
-/*
- * The CPU set of a constraint, its nodes not yet in any tree: a node per
- * CPU it names, for a large machine more than a page (kvzalloc()).
- */
+/* A CPU set, its nodes (one per CPU, maybe over a page) in no tree yet. */
 static struct latency_cpus *latency_cpus_alloc(const struct cpumask *mask,
 					       gfp_t gfp)
 {
@@ -175,8 +170,8 @@ static bool latency_name_less(struct rb_node *a, const struct rb_node *b)
 					 name_node)->identifier, b) < 0;
 }
 
-static struct latency_request *latency_find(struct latency_registry *r,
-					    const char *id)
+struct latency_request *latency_find(struct latency_registry *r,
+				     const char *id)
 {
 	struct rb_node *node = rb_find(id, &r->names, latency_name_cmp);
 
@@ -213,10 +208,9 @@ enum latency_action {
 };
 
 /*
- * What one change did, for what follows it once the lock is dropped: the
- * system value before and after, the holder's value before, whether a
- * CPU's own minimum moved, the holder's CPU set after the change and the
- * one the change took from it (to be disposed of by the caller).
+ * What one change did, for what follows once the lock is dropped: the
+ * system value before and after, the holder's value before, whether a CPU's
+ * own minimum moved, the holder's CPU set after and the one it took.
  */
 struct latency_change {
 	int old_system;
@@ -265,9 +259,8 @@ static __always_inline void latency_link(struct latency_registry *r,
 }
 
 /*
- * Whether @req, a constraint for all CPUs, keeps its place in the order
- * with the value @usecs: it cannot pass the neighbour it moves toward
- * (the smallest, moving down, has none).
+ * Whether @req, for all CPUs, keeps its place in the order with @usecs: it
+ * passes not the neighbour it moves toward (moving down, the first has none).
  */
 static __always_inline bool latency_keeps_order(struct latency_registry *r,
 						struct latency_request *req,
@@ -307,6 +300,20 @@ static bool latency_publish_cpus(struct latency_registry *r,
 		}
 	}
 	return moved;
+}
+
+/*
+ * The system value, alone in a write section of the seqcount: an idle
+ * entry waits in latency_limit() for one store at most.  A move between
+ * all CPUs and some lowers one of a CPU's two values and raises the other,
+ * the lowering first: a reader that saw the raise also sees the section.
+ */
+static void latency_publish_system(struct latency_registry *r, int value)
+{
+	write_seqcount_begin(&r->seq);
+	WRITE_ONCE(r->value, value);
+	write_seqcount_end(&r->seq);
+	smp_wmb();	/* before the CPUs' values that follow */
 }
 
 /*
@@ -365,12 +372,10 @@ static __always_inline bool latency_trace_enabled(enum latency_action action)
 }
 
 /*
- * The one primitive, under ->lock, for every kind of holder: add @req with
- * the CPU set @cpus (NULL: all) and the value @usecs (above INFINITE_LATENCY
- * stored as INFINITE_LATENCY), give it @usecs, give it @usecs and the set
- * @cpus, or remove it.  Every tree change first, then one publication: the
- * system value, and the own minimum of each CPU the holder had or has.
- * @req->registry says whether it is held.
+ * The one primitive, under ->lock, for every holder: add @req with the set
+ * @cpus (NULL: all) and @usecs (at most INFINITE_LATENCY), give it @usecs,
+ * @usecs and the set @cpus, or remove it; every tree change, then publish
+ * the system value and the minimum of each CPU it had or has.
  */
 static __always_inline void
 __latency_apply(struct latency_registry *r, struct latency_request *req,
@@ -412,11 +417,13 @@ __latency_apply(struct latency_registry *r, struct latency_request *req,
 	first = rb_first_cached(&r->all);
 	ch->system = first ? rb_entry(first, struct latency_request,
 				      rbnode)->usecs : INFINITE_LATENCY;
-	write_seqcount_begin(&r->seq);
-	WRITE_ONCE(r->value, ch->system);
+	/* Tightenings first: see latency_publish_system(). */
+	if (ch->system < ch->old_system)
+		latency_publish_system(r, ch->system);
 	ch->cpu_moved = latency_publish_cpus(r, old) |
 			latency_publish_cpus(r, now);
-	write_seqcount_end(&r->seq);
+	if (ch->system > ch->old_system)
+		latency_publish_system(r, ch->system);
 	ch->cpus = now;
 	ch->old_cpus = old;
 
@@ -452,6 +459,11 @@ static void latency_idle_ipi(void *unused)
 	latency_idle_exit();	/* out of its state, as in C1: sti; hlt */
 }
 
+/* The smallest limit before the changes the queued wake-up stands for. */
+static atomic_t latency_wake_old = ATOMIC_INIT(INFINITE_LATENCY);
+static void latency_wake_workfn(struct work_struct *work);
+static DECLARE_WORK(latency_wake_work, latency_wake_workfn);
+
 /*
  * Make the limits published by a change reach the idle CPUs: interrupt
  * those of @a and @b (all possible CPUs with @wait or for a new system
@@ -460,15 +472,15 @@ static void latency_idle_ipi(void *unused)
  * return when each too deep has run latency_idle_ipi(): out of its state
  * until it enters one under its limit now.  Never the running CPU, which
  * reads them when it idles.  @from: the system value before, for the event.
- *
  * cpuidle_enter_state() publishes a CPU's state, then reads its limit
- * (latency_idle_enter()); this reads the CPUs' states after the limits
- * were published.  With a full barrier on both sides, either this sees
- * the state, or that CPU sees the new limit and enters a state that fits.
+ * (latency_idle_enter()); this reads the states after the limits were
+ * published: with a full barrier on both sides, either this sees the
+ * state, or that CPU sees the new limit and enters a state that fits.
  *
- * Context: Any context without @wait; process context with it.  The loop
- * keeps the caller's interrupts and preemption (off per CPU), under the RCU
- * read lock for a change of some CPUs' limits only (O(CPUs named)).
+ * Context: Any; process context with @wait.  Preemptible but per CPU,
+ * under the RCU read lock for a change of some CPUs' limits only.  With
+ * interrupts off, where it would grow with the machine, a work item of the
+ * high-priority workqueue, queued on this CPU, does it for every CPU.
  */
 static void latency_idle_wake(int from, int old, const struct cpumask *a,
 			      const struct cpumask *b, bool wait)
@@ -476,6 +488,14 @@ static void latency_idle_wake(int from, int old, const struct cpumask *a,
 	unsigned int deep = 0, shallow = 0;
 	int cpu, self;
 
+	if (!wait && irqs_disabled()) {
+		cpu = atomic_read(&latency_wake_old);
+		while (old < cpu &&
+		       !atomic_try_cmpxchg(&latency_wake_old, &cpu, old))
+			;
+		queue_work(system_highpri_wq, &latency_wake_work);
+		return;
+	}
 	if (wait) {
 		mutex_lock(&latency_wake_lock);
 		cpumask_clear(&latency_wake_mask);
@@ -483,31 +503,23 @@ static void latency_idle_wake(int from, int old, const struct cpumask *a,
 	smp_mb();	/* pairs with the one in latency_idle_enter() */
 	self = raw_smp_processor_id();
 	for_each_cpu_or(cpu, a, b) {
-		s64 limit;
+		enum latency_wake w;
 
 		if (cpu == self)
 			continue;
 		guard(preempt)();	/* no CPU goes offline meanwhile */
 		if (!cpu_online(cpu))
 			continue;
-		limit = latency_usecs_to_ns(cpu_latency_constraint(cpu));
-		switch (latency_idle_decide(latency_usecs_to_ns(old), limit,
-					    latency_idle_exit_ns(cpu),
-					    READ_ONCE(per_cpu(latency_idle, cpu).next_ns))) {
-		case LATENCY_WAKE_DEEP:
-			deep++;
-			if (wait)
-				__cpumask_set_cpu(cpu, &latency_wake_mask);
-			else
-				wake_up_if_idle(cpu);
-			break;
-		case LATENCY_WAKE_SHALLOW:
-			shallow++;
+		w = latency_idle_decide(latency_usecs_to_ns(old),
+					latency_usecs_to_ns(cpu_latency_constraint(cpu)),
+					latency_idle_exit_ns(cpu),
+					READ_ONCE(per_cpu(latency_idle, cpu).next_ns));
+		deep += w == LATENCY_WAKE_DEEP;
+		shallow += w == LATENCY_WAKE_SHALLOW;
+		if (w == LATENCY_WAKE_DEEP && wait)
+			__cpumask_set_cpu(cpu, &latency_wake_mask);
+		else if (w != LATENCY_WAKE_NONE)
 			wake_up_if_idle(cpu);
-			break;
-		case LATENCY_WAKE_NONE:
-			break;
-		}
 	}
 	if (wait && deep)
 		on_each_cpu_mask(&latency_wake_mask, latency_idle_ipi, NULL, true);
@@ -517,11 +529,18 @@ static void latency_idle_wake(int from, int old, const struct cpumask *a,
 				wait);
 }
 
+static void latency_wake_workfn(struct work_struct *work)
+{
+	int old = atomic_xchg(&latency_wake_old, INFINITE_LATENCY);
+
+	latency_idle_wake(old, old, cpu_possible_mask, cpu_none_mask, false);
+}
+
 /*
  * After a change of @r, the lock dropped: make the new limits reach the
- * idle CPUs (the system registry only), dispose of the CPU set the change
- * took, and give a new system value to the notifiers, now if the caller
- * may sleep (@sync), else from the work item (none queued with no notifier).
+ * idle CPUs (the system registry only), dispose of the CPU set it took, and
+ * give a new system value to the notifiers, now (@sync) or from the work
+ * item (none queued with no notifier).
  */
 static __always_inline void latency_changed(struct latency_registry *r,
 					    const struct latency_change *ch,
@@ -582,10 +601,7 @@ static struct latency_constraint *latency_new(const char *id,
 	return c;
 }
 
-/*
- * A name held through a request handle belongs to its holder: the named
- * calls must not change it, let alone free it.
- */
+/* A name held through a request handle is its holder's: not the named calls'. */
 static int latency_busy(const char *id)
 {
 	WARN_ONCE(1, "latency: \"%s\" is held through a latency_request\n", id);
@@ -736,11 +752,10 @@ EXPORT_SYMBOL_GPL(latency_request_init);
  * Every call on a request handle, and the CPU latency QoS's: under the
  * lock, check that @req is held by @r exactly when @action needs it and,
  * for an add, that its identifier is free (a CPU latency QoS request, given
- * its @caller, has none: it gets a serial number instead), then apply
- * @action; deliver the change now (@sync) or from the work item.  An add
- * gives @req the CPU set @cpus (NULL: all), which is @req's from then on if
- * it returns 0; a remove disposes of it.  Calls on one request are
- * serialised by its holder, so that its set lives through the wake-up.
+ * its @caller, has none but a serial number), then apply @action; deliver
+ * the change now (@sync) or later.  An add gives @req the CPU set @cpus
+ * (NULL: all), @req's if it returns 0.  Calls on one request are serialised
+ * by its holder, so that its set lives through the wake-up.
  */
 static __always_inline int
 latency_request_op(struct latency_registry *r, struct latency_request *req,
@@ -837,22 +852,6 @@ int latency_registry_add_qos(struct latency_registry *r,
 				  caller ?: _RET_IP_, NULL, false);
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_add_qos);
-
-/*
- * The built-in "kernel" constraint, unless one exists: whatever was set
- * before the initcall stays.  Nothing else adds "kernel" this early.
- */
-int latency_registry_add_kernel(struct latency_registry *r, int usecs)
-{
-	unsigned long flags;
-	bool held;
-
-	raw_spin_lock_irqsave(&r->lock, flags);
-	held = latency_find(r, "kernel");
-	raw_spin_unlock_irqrestore(&r->lock, flags);
-	return held ? -EEXIST : latency_registry_set(r, "kernel", usecs, NULL);
-}
-EXPORT_SYMBOL_IF_KUNIT(latency_registry_add_kernel);
 
 /* See synchronize_acceptable_latency(). */
 void latency_registry_sync(struct latency_registry *r)

@@ -98,7 +98,8 @@ struct latency_dev_holder {
  * identifier is never reused.  The identifier shows it through a keyed
  * permutation (four Feistel rounds of SipHash, random at boot), so that it
  * stays unique without telling a reader, in a container say, how many opens
- * the system has made.
+ * the system has made.  The key is drawn after the first open waited for
+ * the CRNG to be seeded: an unseeded one could let the key be guessed.
  */
 static atomic64_t latency_dev_seq = ATOMIC64_INIT(0);
 static siphash_key_t latency_dev_key;
@@ -212,13 +213,18 @@ EXPORT_SYMBOL_GPL(latency_kernel_name);
  * /dev/acceptable_latency and /dev/cpu_dma_latency hold through this.
  *
  * Context: Process context (->open()); may sleep.
- * Return: 0, or -ENOMEM.
+ * Return: 0, -ENOMEM, or -ERESTARTSYS when a signal came while it waited
+ * for the random number generator, the first time only.
  */
 int latency_dev_hold(struct file *file)
 {
 	struct latency_dev_holder *h;
 	int ret;
 
+	/* The tokens' key is drawn once, from a seeded generator. */
+	ret = wait_for_random_bytes();
+	if (ret)
+		return ret;
 	h = kzalloc(sizeof(*h), GFP_KERNEL_ACCOUNT);
 	if (!h)
 		return -ENOMEM;
@@ -821,6 +827,23 @@ static int __maybe_unused latency_proc_show(struct seq_file *m, void *v)
 	mutex_unlock(&latency_show_lock);
 	return ret;
 }
+
+/*
+ * The built-in "kernel" constraint, unless one exists: whatever was set
+ * before the initcall stays.  Nothing else adds "kernel" this early.
+ */
+VISIBLE_IF_KUNIT int latency_registry_add_kernel(struct latency_registry *r,
+						 int usecs)
+{
+	unsigned long flags;
+	bool held;
+
+	raw_spin_lock_irqsave(&r->lock, flags);
+	held = latency_find(r, "kernel");
+	raw_spin_unlock_irqrestore(&r->lock, flags);
+	return held ? -EEXIST : latency_registry_set(r, "kernel", usecs, NULL);
+}
+EXPORT_SYMBOL_IF_KUNIT(latency_registry_add_kernel);
 
 /*
  * The listing and the holders of the command line, from the first

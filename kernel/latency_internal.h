@@ -60,7 +60,8 @@ struct latency_cpus {
 int latency_registry_add_qos(struct latency_registry *r,
 			     struct latency_request *req, int usecs,
 			     unsigned long caller);
-int latency_registry_add_kernel(struct latency_registry *r, int usecs);
+struct latency_request *latency_find(struct latency_registry *r,
+				     const char *id);
 
 /* Room for the name a holder is listed and traced by. */
 #define LATENCY_NAME_LEN	(LATENCY_ID_MAX + 1)
@@ -119,6 +120,7 @@ struct latency_constraint *latency_alloc(size_t len, gfp_t gfp);
 int latency_kernel_param_set(const char *val, const struct kernel_param *kp);
 int latency_kernel_param_get(char *buffer, const struct kernel_param *kp);
 int latency_kernel_default(bool tick_counts_elapsed);
+int latency_registry_add_kernel(struct latency_registry *r, int usecs);
 #endif
 
 /* Two holders of one value: named ones by identifier, then PM QoS requests. */

@@ -94,8 +94,8 @@ struct latency_cpu {
  * struct latency_registry - a set of constraints and the minima it publishes
  * @lock: serialises every change of the trees and of the published values
  * @value: the minimum of the constraints for all CPUs, for lock-free readers
- * @seq: makes @value and the CPUs' values one publication: a reader of a
- *	CPU's limit (latency_limit()) never mixes two changes
+ * @seq: written around @value alone: a reader of a CPU's limit
+ *	(latency_limit()) never sees one larger than before and after a change
  * @all: the constraints for all CPUs, sorted by value
  * @some: the constraints for some CPUs, sorted likewise (for the listing)
  * @names: the constraints that have an identifier, sorted by it
@@ -195,9 +195,10 @@ static inline int system_latency_constraint(void)
 
 /*
  * The limit of a CPU in @r: the smaller of its system value and of @lc's,
- * read as one publication.  A change that moves a holder between all CPUs
- * and some changes both values; two plain loads could see the system
- * value before it and the CPU's after it, a limit that never was.
+ * read under the seqcount of the system value.  A change that moves a
+ * holder between all CPUs and some lowers one and raises the other, the
+ * lowering first; two plain loads could see the system value before it and
+ * the CPU's after it, a limit larger than both (latency_publish_system()).
  */
 static __always_inline int latency_limit(struct latency_registry *r,
 					 const struct latency_cpu *lc)

@@ -2461,6 +2461,71 @@ static void latency_system_sync_decides_from_present(struct kunit *test)
 	synchronize_acceptable_latency();
 }
 
+static atomic_t latency_test_async_deep, latency_test_async_calls;
+static atomic_t latency_test_async_irqoff;
+
+static void latency_test_async_probe(void *data, int old, int new,
+				     unsigned int deep, unsigned int shallow,
+				     bool wait)
+{
+	if (wait)
+		return;
+	atomic_add(deep, &latency_test_async_deep);
+	atomic_add(irqs_disabled(), &latency_test_async_irqoff);
+	atomic_inc(&latency_test_async_calls);
+}
+
+/*
+ * An asynchronous change made with interrupts off does not loop over the
+ * CPUs there: the loop runs later, with interrupts on, and still finds the
+ * CPU too deep for the new limit.
+ */
+static void latency_system_async_irqs_off_deferred(struct kunit *test)
+{
+	struct latency_fake_idle f = { .exit_ns = 90 * NSEC_PER_USEC };
+	int cpu = cpumask_last(cpu_online_mask), ret, during, i;
+	unsigned int other = cpumask_any_but(cpu_online_mask, cpu);
+	struct task_struct *t;
+	unsigned long flags;
+
+	if (other >= nr_cpu_ids)
+		kunit_skip(test, "needs a second online CPU");
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(other)), 0);
+	KUNIT_ASSERT_EQ(test, set_acceptable_latency(KTEST_ID, 100), 0);
+	if (system_latency_constraint() != 100) {
+		remove_acceptable_latency(KTEST_ID);
+		kunit_skip(test, "another holder is below 100 us");
+	}
+	f.cpu = cpu;
+	t = kthread_create_on_cpu(latency_fake_idle_fn, &f, cpu, "latency_fake/%u");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	wake_up_process(t);
+	KUNIT_EXPECT_TRUE(test, latency_fake_idle_enter(&f));
+	KUNIT_EXPECT_EQ(test, register_trace_latency_idle_wake(latency_test_async_probe,
+							       NULL), 0);
+	atomic_set(&latency_test_async_deep, 0);
+	atomic_set(&latency_test_async_calls, 0);
+	atomic_set(&latency_test_async_irqoff, 0);
+	local_irq_save(flags);
+	ret = modify_acceptable_latency(KTEST_ID, 20);
+	during = atomic_read(&latency_test_async_calls);
+	local_irq_restore(flags);
+	for (i = 0; i < 1000 && !atomic_read(&latency_test_async_calls); i++)
+		usleep_range(1000, 2000);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ_MSG(test, during, 0, "the loop ran with interrupts off");
+	KUNIT_EXPECT_GE(test, atomic_read(&latency_test_async_calls), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&latency_test_async_irqoff), 0);
+	KUNIT_EXPECT_GE_MSG(test, atomic_read(&latency_test_async_deep), 1,
+			    "the CPU too deep was not found");
+	WRITE_ONCE(f.stop, true);
+	kthread_stop(t);
+	unregister_trace_latency_idle_wake(latency_test_async_probe, NULL);
+	tracepoint_synchronize_unregister();
+	KUNIT_EXPECT_EQ(test, remove_acceptable_latency(KTEST_ID), 0);
+	synchronize_acceptable_latency();
+}
+
 struct latency_watch {
 	struct latency_registry *r;
 	unsigned long reads;
@@ -2505,6 +2570,14 @@ static void latency_cpus_move_publishes_once(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, latency_registry_set_cpus(r, "m", 20,
 							cpumask_of(0), NULL), 0);
 	KUNIT_EXPECT_EQ(test, raw_read_seqcount(&r->seq) - seq, 2U);
+	/* A change of some CPUs' limits alone makes no idle entry wait. */
+	seq = raw_read_seqcount(&r->seq);
+	KUNIT_ASSERT_EQ(test, latency_registry_set_cpus(r, "m", 30,
+							cpumask_of(0), NULL), 0);
+	KUNIT_ASSERT_EQ(test, latency_registry_set_cpus(r, "m", 20,
+							cpumask_of(0), NULL), 0);
+	KUNIT_EXPECT_EQ(test, raw_read_seqcount(&r->seq) - seq, 0U);
+	KUNIT_EXPECT_EQ(test, latency_registry_cpu_value(r, 0), 20);
 	/* And seen from another CPU, reading all the while. */
 	if (!cpu)
 		kunit_skip(test, "needs a second online CPU");
@@ -2621,6 +2694,7 @@ static struct kunit_case latency_test_cases[] = {
 	KUNIT_CASE(latency_cpus_hotplug),
 	KUNIT_CASE(latency_cpus_wake_decided_per_cpu),
 	KUNIT_CASE(latency_system_sync_decides_from_present),
+	KUNIT_CASE(latency_system_async_irqs_off_deferred),
 	KUNIT_CASE(latency_cpus_move_publishes_once),
 	KUNIT_CASE(latency_system_user_names_reserved),
 	{}
