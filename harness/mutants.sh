@@ -66,7 +66,10 @@ restore
 run() {
 	log=$1
 	shift
-	(cd "$src" && env "$@" make test </dev/null >"$log" 2>&1)
+	# Not make's variables of "make mutants M=...": the kernel's make
+	# would take M for an external module's directory.
+	(cd "$src" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u M "$@" \
+		make test </dev/null >"$log" 2>&1)
 }
 
 t0=$(date +%s)
