@@ -680,6 +680,15 @@ static int bench_table(void)
  *   cpu-update  latency_request_update() of a request for CPU 0 alone that
  *               changes CPU 0's limit
  *   cpu-set     set_acceptable_latency_cpus() alike
+ *   cpus-set    set_acceptable_latency_cpus() of a constraint for every
+ *               possible CPU, below the others: a CPU-set change of k =
+ *               possible CPUs, O(k log n) with the registry lock held
+ *   irq-update  sys-update called with interrupts off: how long the caller
+ *               keeps them off (the wake-up loop is deferred there)
+ *   irq-wake    irq-update, then until the deferred wake-up has visited
+ *               every CPU (its latency_idle_wake event): the bound on how
+ *               late an asynchronous change made with interrupts off
+ *               reaches a CPU too deep, on an otherwise idle machine
  *
  * against the 6.12 call where 6.12 has one (its update of a request, which
  * wakes every idle CPU when the target changes, for the sys- rows), each
@@ -772,6 +781,42 @@ static void bench_op_cpu_set(struct bench_side *s, int usecs)
 	set_acceptable_latency_cpus(s->cpu_ids[0], usecs, cpumask_of(0));
 }
 
+static void bench_op_cpus_set(struct bench_side *s, int usecs)
+{
+	set_acceptable_latency_cpus("bench:all-cpus", usecs, cpu_possible_mask);
+}
+
+static void bench_op_irq_update(struct bench_side *s, int usecs)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	latency_request_update(&s->handle, usecs);
+	local_irq_restore(flags);
+}
+
+static atomic_t bench_deferred;
+
+/* Probe on latency_idle_wake: a wake-up that ran with interrupts on. */
+static void bench_deferred_wake(void *data, int old, int new,
+				unsigned int deep, unsigned int shallow,
+				bool wait)
+{
+	if (!wait && !irqs_disabled())
+		atomic_inc(&bench_deferred);
+}
+
+static void bench_op_irq_wake(struct bench_side *s, int usecs)
+{
+	int n = atomic_read(&bench_deferred);
+	u64 end = ktime_get_mono_fast_ns() + 100 * NSEC_PER_MSEC;
+
+	bench_op_irq_update(s, usecs);
+	while (atomic_read(&bench_deferred) == n &&
+	       ktime_get_mono_fast_ns() < end)
+		cond_resched();
+}
+
 static void bench_op_old_update(struct bench_side *s, int usecs)
 {
 	bench_old_update(&s->olds[0], usecs);
@@ -796,6 +841,9 @@ static const struct bench_axis_row {
 	{ "qos-add+rm", bench_op_qos_addrm, bench_op_old_addrm, 500000, 500000 },
 	{ "cpu-update", bench_op_cpu_update, NULL, 500, 600 },
 	{ "cpu-set", bench_op_cpu_set, NULL, 500, 600 },
+	{ "cpus-set", bench_op_cpus_set, NULL, 500, 600 },
+	{ "irq-update", bench_op_irq_update, NULL, 500, 600 },
+	{ "irq-wake", bench_op_irq_wake, NULL, 500, 600 },
 };
 
 /*
@@ -935,6 +983,9 @@ static int bench_axis(void)
 	ret = bench_fill(&s, BENCH_AXIS_N);
 	if (ret)
 		goto out;
+	ret = register_trace_latency_idle_wake(bench_deferred_wake, NULL);
+	if (ret)
+		goto out;
 	synchronize_acceptable_latency();
 	for (k = 0; k < ARRAY_SIZE(bench_axis_rows); k++) {
 		const struct bench_axis_row *row = &bench_axis_rows[k];
@@ -1016,8 +1067,11 @@ static int bench_axis(void)
 	}
 	bench_watch_stop(&bench_watch_registry);
 	bench_watch_stop(&bench_watch_qos);
+	unregister_trace_latency_idle_wake(bench_deferred_wake, NULL);
+	tracepoint_synchronize_unregister();
 	ret = 0;
 out:
+	remove_acceptable_latency("bench:all-cpus");
 	bench_empty(&s);
 	return ret;
 }
