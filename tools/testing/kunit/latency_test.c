@@ -2385,6 +2385,25 @@ static bool latency_fake_idle_enter(struct latency_fake_idle *f)
 	return true;
 }
 
+/* @f's thread, started on @f->cpu, or an ERR_PTR(). */
+static struct task_struct *latency_fake_idle_start(struct latency_fake_idle *f)
+{
+	struct task_struct *t;
+
+	t = kthread_create_on_cpu(latency_fake_idle_fn, f, f->cpu,
+				  "latency_fake/%u");
+	if (!IS_ERR(t))
+		wake_up_process(t);
+	return t;
+}
+
+static void latency_fake_idle_stop(struct latency_fake_idle *f,
+				   struct task_struct *t)
+{
+	WRITE_ONCE(f->stop, true);
+	kthread_stop(t);
+}
+
 /* The state @f's CPU publishes. */
 static u32 latency_fake_idle_state(struct latency_fake_idle *f)
 {
@@ -2439,9 +2458,8 @@ static void latency_system_sync_decides_from_present(struct kunit *test)
 	if (register_trace_latency_idle_wake(latency_test_wake_probe, NULL))
 		kunit_skip(test, "needs the latency_idle_wake trace point");
 	f.cpu = cpu;
-	t = kthread_create_on_cpu(latency_fake_idle_fn, &f, cpu, "latency_fake/%u");
+	t = latency_fake_idle_start(&f);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
-	wake_up_process(t);
 	/* The first call lowers the limit, the others change nothing. */
 	for (i = 0; i < 3; i++)
 		KUNIT_EXPECT_GE_MSG(test, latency_test_sync_deep(test, &f, 20), 1,
@@ -2453,8 +2471,7 @@ static void latency_system_sync_decides_from_present(struct kunit *test)
 	/* A state that fits is left alone. */
 	KUNIT_EXPECT_EQ(test, latency_test_sync_deep(test, &f, 90), 0);
 	KUNIT_EXPECT_EQ(test, latency_fake_idle_state(&f), f.exit_ns);
-	WRITE_ONCE(f.stop, true);
-	kthread_stop(t);
+	latency_fake_idle_stop(&f, t);
 	unregister_trace_latency_idle_wake(latency_test_wake_probe, NULL);
 	tracepoint_synchronize_unregister();
 	KUNIT_EXPECT_EQ(test, remove_acceptable_latency(KTEST_ID), 0);
@@ -2497,9 +2514,8 @@ static void latency_system_async_irqs_off_deferred(struct kunit *test)
 		kunit_skip(test, "another holder is below 100 us");
 	}
 	f.cpu = cpu;
-	t = kthread_create_on_cpu(latency_fake_idle_fn, &f, cpu, "latency_fake/%u");
+	t = latency_fake_idle_start(&f);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
-	wake_up_process(t);
 	KUNIT_EXPECT_TRUE(test, latency_fake_idle_enter(&f));
 	KUNIT_EXPECT_EQ(test, register_trace_latency_idle_wake(latency_test_async_probe,
 							       NULL), 0);
@@ -2518,8 +2534,7 @@ static void latency_system_async_irqs_off_deferred(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&latency_test_async_irqoff), 0);
 	KUNIT_EXPECT_GE_MSG(test, atomic_read(&latency_test_async_deep), 1,
 			    "the CPU too deep was not found");
-	WRITE_ONCE(f.stop, true);
-	kthread_stop(t);
+	latency_fake_idle_stop(&f, t);
 	unregister_trace_latency_idle_wake(latency_test_async_probe, NULL);
 	tracepoint_synchronize_unregister();
 	KUNIT_EXPECT_EQ(test, remove_acceptable_latency(KTEST_ID), 0);
