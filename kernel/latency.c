@@ -89,23 +89,14 @@ EXPORT_PER_CPU_SYMBOL_GPL(latency_cpu);
  * freed after an RCU grace period, so that the wake-up may read a CPU set
  * after the lock is dropped.  Readers of the values take no lock.  The
  * notifiers run under ->notify_lock, a mutex, never under ->lock, and must
- * not change a constraint.  Statically INFINITE_LATENCY: a query made
+ * not change a constraint.  Statically "no constraint": a query made
  * before any initcall does not forbid every idle state.
  */
-struct latency_registry latency_system = {
-	.lock = __RAW_SPIN_LOCK_UNLOCKED(latency_system.lock),
-	.value = INFINITE_LATENCY,
-	.seq = SEQCNT_RAW_SPINLOCK_ZERO(latency_system.seq, &latency_system.lock),
-	.all = RB_ROOT_CACHED,
-	.some = RB_ROOT,
-	.names = RB_ROOT,
-	.cpu = &latency_cpu,
-	.notifiers = BLOCKING_NOTIFIER_INIT(latency_system.notifiers),
-	.notify_lock = __MUTEX_INITIALIZER(latency_system.notify_lock),
-	.notified = INFINITE_LATENCY,
-	.work = __WORK_INITIALIZER(latency_system.work, latency_workfn),
-};
+DEFINE_LATENCY_REGISTRY(latency_system, &latency_cpu, INFINITE_LATENCY);
 EXPORT_SYMBOL_GPL(latency_system);	/* for the inline readers */
+/* The system wakeup class: for all CPUs only, up to S32_MAX as upstream. */
+DEFINE_LATENCY_REGISTRY(latency_wakeup, NULL, S32_MAX);
+EXPORT_SYMBOL_GPL(latency_wakeup);
 
 /*
  * Kernel callers' mistakes get -EINVAL and one warning naming the mistake;
@@ -136,9 +127,10 @@ static int latency_check_usecs(int usecs)
 }
 
 /* A set must name a possible CPU; the others are dropped (a smaller machine). */
-static int latency_check_cpus(const struct cpumask *cpus)
+static int latency_check_cpus(struct latency_registry *r,
+			      const struct cpumask *cpus)
 {
-	if (WARN_ONCE(!cpus || !cpumask_intersects(cpus, cpu_possible_mask),
+	if (WARN_ONCE(!r->cpu || !cpus || !cpumask_intersects(cpus, cpu_possible_mask),
 		      "latency: a CPU set without a possible CPU\n"))
 		return -EINVAL;
 	return 0;
@@ -292,7 +284,7 @@ static bool latency_publish_cpus(struct latency_registry *r,
 	for_each_cpu(cpu, &cpus->mask) {
 		struct latency_request *first = latency_cpu_first(r, cpu);
 		int *value = &per_cpu_ptr(r->cpu, cpu)->value;
-		int min = first ? first->usecs : INFINITE_LATENCY;
+		int min = first ? first->usecs : r->max;
 
 		if (min != *value) {
 			WRITE_ONCE(*value, min);
@@ -346,16 +338,21 @@ const char *latency_name(const char *identifier, unsigned long caller,
 }
 
 /* Trace a change.  Apart, so that its buffer costs nothing while off. */
-static noinline void latency_trace(const struct latency_request *req,
+static noinline void latency_trace(struct latency_registry *r,
+				   const struct latency_request *req,
 				   enum latency_action action, int old,
 				   const struct latency_cpus *set)
 {
 	const struct cpumask *cpus = set ? &set->mask : NULL;
-	int system = latency_system.value;
+	int system = r->value;
 	char buf[LATENCY_NAME_LEN];
 	const char *name = latency_name(req->identifier, req->caller, buf);
 
-	if (action == LATENCY_ADD)
+	if (r == &latency_wakeup)
+		trace_latency_wakeup(name, action == LATENCY_ADD ? r->max : old,
+				     action == LATENCY_REMOVE ? r->max : req->usecs,
+				     NULL, system);
+	else if (action == LATENCY_ADD)
 		trace_latency_add(name, INFINITE_LATENCY, req->usecs, cpus, system);
 	else if (action == LATENCY_UPDATE)
 		trace_latency_update(name, old, req->usecs, cpus, system);
@@ -364,8 +361,11 @@ static noinline void latency_trace(const struct latency_request *req,
 }
 
 /* Whether @action is traced: a move is traced as a remove and an add. */
-static __always_inline bool latency_trace_enabled(enum latency_action action)
+static __always_inline bool latency_trace_enabled(struct latency_registry *r,
+						  enum latency_action action)
 {
+	if (r != &latency_system)
+		return r == &latency_wakeup && trace_latency_wakeup_enabled();
 	return action == LATENCY_UPDATE ? trace_latency_update_enabled() :
 	       (action != LATENCY_REMOVE && trace_latency_add_enabled()) ||
 	       (action != LATENCY_ADD && trace_latency_remove_enabled());
@@ -373,7 +373,7 @@ static __always_inline bool latency_trace_enabled(enum latency_action action)
 
 /*
  * The one primitive, under ->lock, for every holder: add @req with the set
- * @cpus (NULL: all) and @usecs (at most INFINITE_LATENCY), give it @usecs,
+ * @cpus (NULL: all) and @usecs (at most ->max), give it @usecs,
  * @usecs and the set @cpus, or remove it; every tree change, then publish
  * the system value and the minimum of each CPU it had or has.
  */
@@ -389,8 +389,8 @@ __latency_apply(struct latency_registry *r, struct latency_request *req,
 
 	lockdep_assert_held(&r->lock);
 	ch->old_system = r->value;
-	ch->old = action == LATENCY_ADD ? INFINITE_LATENCY : req->usecs;
-	usecs = min(usecs, INFINITE_LATENCY);
+	ch->old = action == LATENCY_ADD ? r->max : req->usecs;
+	usecs = min(usecs, r->max);
 	relink = action != LATENCY_UPDATE || now ||
 		 !latency_keeps_order(r, req, usecs);
 	if (action == LATENCY_ADD) {
@@ -416,7 +416,7 @@ __latency_apply(struct latency_registry *r, struct latency_request *req,
 
 	first = rb_first_cached(&r->all);
 	ch->system = first ? rb_entry(first, struct latency_request,
-				      rbnode)->usecs : INFINITE_LATENCY;
+				      rbnode)->usecs : r->max;
 	/* Tightenings first: see latency_publish_system(). */
 	if (ch->system < ch->old_system)
 		latency_publish_system(r, ch->system);
@@ -427,13 +427,13 @@ __latency_apply(struct latency_registry *r, struct latency_request *req,
 	ch->cpus = now;
 	ch->old_cpus = old;
 
-	if (!latency_trace_enabled(action) || r != &latency_system)
+	if (!latency_trace_enabled(r, action))
 		return;
 	if (action == LATENCY_MOVE) {
-		latency_trace(req, LATENCY_REMOVE, ch->old, old);
+		latency_trace(r, req, LATENCY_REMOVE, ch->old, old);
 		action = LATENCY_ADD;
 	}
-	latency_trace(req, action, ch->old,
+	latency_trace(r, req, action, ch->old,
 		      action == LATENCY_REMOVE ? old : now);
 }
 
@@ -525,8 +525,9 @@ static void latency_idle_wake(int from, int old, const struct cpumask *a,
 		on_each_cpu_mask(&latency_wake_mask, latency_idle_ipi, NULL, true);
 	if (wait)
 		mutex_unlock(&latency_wake_lock);
-	trace_latency_idle_wake(from, system_latency_constraint(), deep, shallow,
-				wait);
+	trace_latency_idle_wake(from, min(system_latency_constraint(),
+					  wakeup_latency_constraint()),
+				deep, shallow, wait);
 }
 
 static void latency_wake_workfn(struct work_struct *work)
@@ -538,9 +539,9 @@ static void latency_wake_workfn(struct work_struct *work)
 
 /*
  * After a change of @r, the lock dropped: make the new limits reach the
- * idle CPUs (the system registry only), dispose of the CPU set it took, and
- * give a new system value to the notifiers, now (@sync) or from the work
- * item (none queued with no notifier).
+ * idle CPUs (->idle), dispose of the CPU set it took, and give a new system
+ * value to the notifiers, now (@sync) or from the work item (none queued
+ * with no notifier).
  */
 static __always_inline void latency_changed(struct latency_registry *r,
 					    const struct latency_change *ch,
@@ -548,11 +549,11 @@ static __always_inline void latency_changed(struct latency_registry *r,
 {
 	bool moved = ch->system != ch->old_system;
 
-	if ((moved || sync) && r == &latency_system)
+	if ((moved || sync) && r->idle)
 		latency_idle_wake(ch->old_system, moved ? ch->old_system :
-				  system_latency_constraint(), cpu_possible_mask,
+				  latency_registry_value(r), cpu_possible_mask,
 				  cpu_none_mask, sync);
-	else if (ch->cpu_moved && r == &latency_system)
+	else if (ch->cpu_moved && r->idle)
 		latency_idle_wake(ch->old_system, ch->old,
 				  ch->cpus ? &ch->cpus->mask : cpu_none_mask,
 				  ch->old_cpus ? &ch->old_cpus->mask :
@@ -624,7 +625,7 @@ int latency_registry_set_cpus(struct latency_registry *r,
 
 	might_sleep();
 	ret = latency_check_id(identifier) ?: latency_check_usecs(usecs) ?:
-	      (cpus ? latency_check_cpus(cpus) : 0);
+	      (cpus ? latency_check_cpus(r, cpus) : 0);
 	if (ret)
 		return ret;
 	set = cpus ? latency_cpus_alloc(cpus, latency_gfp(owner)) : NULL;
@@ -805,7 +806,7 @@ int latency_registry_add_request(struct latency_registry *r,
 		      "latency: request added before latency_request_init()\n"))
 		return -EINVAL;
 	ret = latency_check_usecs(usecs) ?:
-	      (cpus ? latency_check_cpus(cpus) : 0);
+	      (cpus ? latency_check_cpus(r, cpus) : 0);
 	if (ret)
 		return ret;
 	set = cpus ? latency_cpus_alloc(cpus, GFP_KERNEL) : NULL;
@@ -858,7 +859,7 @@ void latency_registry_sync(struct latency_registry *r)
 {
 	might_sleep();
 	flush_work(&r->work);
-	if (r == &latency_system)
+	if (r->idle)
 		latency_idle_wake(latency_registry_value(r),
 				  latency_registry_value(r), cpu_possible_mask,
 				  cpu_none_mask, true);

@@ -82,7 +82,8 @@
  * struct latency_dev_holder - the constraint held by one open file
  * @id: the holder's identifier, "user:<token>"
  * @lock: serialises latency_dev_set() on one file (threads, a shared fd)
- * @usecs: what latency_dev_set() last gave it, INFINITE_LATENCY at open
+ * @usecs: what latency_dev_set() last gave it, "no constraint" at open
+ * @r: the registry it holds in
  *
  * Identifier and owner are fixed at open time: a write through a file that
  * was inherited or passed on still changes the opener's holder.
@@ -91,6 +92,7 @@ struct latency_dev_holder {
 	char id[LATENCY_ID_MAX + 1];
 	struct mutex lock;	/* see latency_dev_set() */
 	int usecs;
+	struct latency_registry *r;
 };
 
 /*
@@ -206,17 +208,19 @@ int latency_kernel_name(const char *id, bool create)
 EXPORT_SYMBOL_GPL(latency_kernel_name);
 
 /**
- * latency_dev_hold - make an open file a holder of the system registry
+ * latency_dev_hold - make an open file a holder of a registry
  * @file: the file, whose ->private_data becomes the holder
+ * @r: latency_system, or latency_wakeup
  *
  * Registers "user:<token>" with no constraint, the opener as its owner.
- * /dev/acceptable_latency and /dev/cpu_dma_latency hold through this.
+ * /dev/acceptable_latency and /dev/cpu_dma_latency hold through this in
+ * latency_system, /dev/cpu_wakeup_latency in latency_wakeup.
  *
  * Context: Process context (->open()); may sleep.
  * Return: 0, -ENOMEM, or -ERESTARTSYS when a signal came while it waited
  * for the random number generator, the first time only.
  */
-int latency_dev_hold(struct file *file)
+int latency_dev_hold(struct file *file, struct latency_registry *r)
 {
 	struct latency_dev_holder *h;
 	int ret;
@@ -230,13 +234,13 @@ int latency_dev_hold(struct file *file)
 		return -ENOMEM;
 
 	mutex_init(&h->lock);
-	h->usecs = INFINITE_LATENCY;
+	h->usecs = r->max;
+	h->r = r;
 	snprintf(h->id, sizeof(h->id), "user:%016llx",
 		 latency_dev_token(atomic64_inc_return(&latency_dev_seq)));
 
 	/* The registry records current, the opener, as the owner. */
-	ret = latency_registry_set(&latency_system, h->id, INFINITE_LATENCY,
-				   current);
+	ret = latency_registry_set(r, h->id, r->max, current);
 	if (ret) {
 		kfree(h);
 		return ret;
@@ -257,7 +261,7 @@ void latency_dev_unhold(struct file *file)
 	struct latency_dev_holder *h = file->private_data;
 
 	if (h) {
-		latency_registry_remove(&latency_system, h->id);
+		latency_registry_remove(h->r, h->id);
 		kfree(h);
 		file->private_data = NULL;
 	}
@@ -266,7 +270,7 @@ void latency_dev_unhold(struct file *file)
 /**
  * latency_dev_set - set the constraint of an open file's holder
  * @file: the file, made a holder by latency_dev_hold()
- * @usecs: the constraint, 0 to INFINITE_LATENCY
+ * @usecs: the constraint, 0 or more (its registry's maximum: none)
  *
  * set_acceptable_latency() semantics: when it returns, the new system value
  * is published and every notifier has run.  The value it already has
@@ -285,8 +289,7 @@ int latency_dev_set(struct file *file, int usecs)
 	mutex_lock(&h->lock);
 	if (usecs != h->usecs) {
 		/* The holder exists since open: the owner it recorded stays. */
-		ret = latency_registry_set(&latency_system, h->id, usecs,
-					   current);
+		ret = latency_registry_set(h->r, h->id, usecs, current);
 		if (!ret)
 			h->usecs = usecs;
 	}
@@ -301,7 +304,7 @@ static int latency_dev_open(struct inode *inode, struct file *file)
 
 	if (!(file->f_mode & FMODE_WRITE))
 		return 0;
-	return latency_dev_hold(file);
+	return latency_dev_hold(file, &latency_system);
 }
 
 static int latency_dev_release(struct inode *inode, struct file *file)
@@ -411,12 +414,12 @@ static bool latency_may_see(struct pid *pid)
  * /proc/PID/status, so that it cannot add a line.
  */
 static void latency_entry_show(struct seq_file *m, struct latency_entry *e,
-			       struct pid_namespace *ns)
+			       struct pid_namespace *ns, const char *prefix)
 {
 	pid_t nr = e->pid && latency_may_see(e->pid) ? pid_nr_ns(e->pid, ns) : 0;
 	char buf[LATENCY_NAME_LEN];
 
-	seq_printf(m, "%s %d ",
+	seq_printf(m, "%s%s %d ", prefix,
 		   latency_name(e->named ? e->identifier : NULL, e->caller, buf),
 		   e->usecs);
 	if (e->all)
@@ -452,8 +455,8 @@ static struct rb_node *latency_after(struct rb_root *root,
 }
 
 /*
- * The holder a "# cpu" or "# system" line names: the one that sets a value
- * below INFINITE_LATENCY, copied under the lock.
+ * The holder a "# cpu", "# s2idle" or "# system" line names: the one that
+ * sets a value below its registry's maximum, copied under the lock.
  */
 struct latency_holder {
 	bool named;
@@ -470,14 +473,15 @@ static void latency_holder_copy(struct latency_holder *h,
 		sizeof(h->identifier));
 }
 
-/* "# system" (@first < 0), or "# cpu" and the CPUs @first to @last. */
-static void latency_holder_show(struct seq_file *m, int first, int last,
-				int value, struct latency_holder *h)
+/* @label (@first < 0), or "# cpu" and the CPUs @first to @last. */
+static void latency_holder_show(struct seq_file *m, const char *label,
+				int first, int last, int value,
+				struct latency_holder *h)
 {
 	char buf[LATENCY_NAME_LEN];
 
 	if (first < 0)
-		seq_puts(m, "# system");
+		seq_puts(m, label);
 	else if (first == last)
 		seq_printf(m, "# cpu %d", first);
 	else
@@ -507,7 +511,23 @@ static struct latency_request *latency_cpu_holder(struct latency_registry *r,
 
 	if (own && (!sys || latency_less(&own->rbnode, &sys->rbnode)))
 		sys = own;
-	return sys && sys->usecs < INFINITE_LATENCY ? sys : NULL;
+	return sys && sys->usecs < r->max ? sys : NULL;
+}
+
+/* @r's system value and, in @h, the holder that sets it, under the lock. */
+static int latency_show_value(struct latency_registry *r,
+			      struct latency_holder *h)
+{
+	unsigned long flags;
+	int value;
+
+	raw_spin_lock_irqsave(&r->lock, flags);
+	value = latency_registry_value(r);
+	latency_holder_copy(h, value < r->max ?
+			    rb_entry(rb_first_cached(&r->all),
+				     struct latency_request, rbnode) : NULL);
+	raw_spin_unlock_irqrestore(&r->lock, flags);
+	return value;
 }
 
 /*
@@ -520,8 +540,10 @@ static struct latency_request *latency_cpu_holder(struct latency_registry *r,
  */
 static void latency_show_cpus(struct latency_registry *r, struct seq_file *m)
 {
-	struct latency_holder h, run;
+	struct latency_holder h, run, wakeup = {};
 	int cpu, value, first = -1, last = -1, run_value = 0;
+	int wakeup_value = IS_ENABLED(CONFIG_PM_QOS_CPU_SYSTEM_WAKEUP) ?
+			   latency_show_value(&latency_wakeup, &wakeup) : S32_MAX;
 	unsigned long flags;
 
 	for_each_possible_cpu(cpu) {
@@ -547,50 +569,39 @@ static void latency_show_cpus(struct latency_registry *r, struct seq_file *m)
 			snprintf(h.identifier, sizeof(h.identifier),
 				 "cpu%d/power/pm_qos_resume_latency_us", cpu);
 		}
+		/* The system wakeup limit caps runtime idle too. */
+		if (r == &latency_system && wakeup_value < value) {
+			value = wakeup_value;
+			h = wakeup;
+		}
 		if (first >= 0 && cpu == last + 1 && value == run_value &&
 		    latency_holder_same(&h, &run)) {
 			last = cpu;
 			continue;
 		}
 		if (first >= 0)
-			latency_holder_show(m, first, last, run_value, &run);
+			latency_holder_show(m, NULL, first, last, run_value, &run);
 		first = cpu;
 		last = cpu;
 		run_value = value;
 		run = h;
 	}
 	if (first >= 0)
-		latency_holder_show(m, first, last, run_value, &run);
+		latency_holder_show(m, NULL, first, last, run_value, &run);
 }
 
-/**
- * latency_registry_show - print a registry in the listing format
- * @r: the registry
- * @m: where to print
- *
- * One line per holder, sorted by value then identifier, with the CPUs it
- * applies to; one line per possible CPU naming the limit in force there
- * and the holder that sets it; a last line naming the system value and the
- * holder that sets it.  The format is an ABI:
- * Documentation/ABI/testing/procfs-latency_constraints.
- *
- * The lock is held only to copy LATENCY_SHOW_BATCH holders, or one CPU's
- * line, at a time, never while printing: each line shows what it shows as
- * it was at some moment of the read, the last line the system value at the
- * end of it.
- *
- * Context: Process context; may sleep.
- * Return: 0, or -ENOMEM.
+/*
+ * The holder lines of @r, each after @prefix, LATENCY_SHOW_BATCH holders
+ * copied per hold of the lock, none printed under it.
  */
-int latency_registry_show(struct latency_registry *r, struct seq_file *m)
+static int latency_show_holders(struct latency_registry *r, struct seq_file *m,
+				const char *prefix)
 {
 	struct pid_namespace *ns = task_active_pid_ns(current);
 	char key_id[LATENCY_ID_MAX + 1];
 	struct latency_request key = { .identifier = key_id };
 	struct rb_node *all, *some;
-	struct latency_holder holder;
 	struct latency_entry *e;
-	int value = INFINITE_LATENCY;
 	unsigned long flags;
 	bool start = true;
 	int n, i;
@@ -598,7 +609,6 @@ int latency_registry_show(struct latency_registry *r, struct seq_file *m)
 	e = kvmalloc_array(LATENCY_SHOW_BATCH, sizeof(*e), GFP_KERNEL);
 	if (!e)
 		return -ENOMEM;
-	seq_puts(m, "# identifier usecs cpus pid comm\n");
 	do {
 		raw_spin_lock_irqsave(&r->lock, flags);
 		/* Both trees at once, in the listing's order. */
@@ -618,7 +628,7 @@ int latency_registry_show(struct latency_registry *r, struct seq_file *m)
 		raw_spin_unlock_irqrestore(&r->lock, flags);
 
 		for (i = 0; i < n; i++)
-			latency_entry_show(m, &e[i], ns);
+			latency_entry_show(m, &e[i], ns, prefix);
 		if (n) {
 			key.usecs = e[n - 1].usecs;
 			key.identifier = e[n - 1].named ? key_id : NULL;
@@ -628,15 +638,49 @@ int latency_registry_show(struct latency_registry *r, struct seq_file *m)
 		start = false;
 	} while (all || some);
 	kvfree(e);
+	return 0;
+}
 
+/**
+ * latency_registry_show - print a registry in the listing format
+ * @r: the registry
+ * @m: where to print
+ *
+ * One line per holder, sorted by value then identifier, with the CPUs it
+ * applies to; one line per possible CPU naming the limit in force there
+ * and the holder that sets it; for latency_system with
+ * CONFIG_PM_QOS_CPU_SYSTEM_WAKEUP, the holders of the system wakeup class
+ * as "# wakeup" lines and its limit as a "# s2idle" line; a last line
+ * naming the system value and the holder that sets it.  The format is an
+ * ABI: Documentation/ABI/testing/procfs-latency_constraints.
+ *
+ * The lock is held only to copy LATENCY_SHOW_BATCH holders, or one CPU's
+ * line, at a time, never while printing: each line shows what it shows as
+ * it was at some moment of the read, the last line the system value at the
+ * end of it.
+ *
+ * Context: Process context; may sleep.
+ * Return: 0, or -ENOMEM.
+ */
+int latency_registry_show(struct latency_registry *r, struct seq_file *m)
+{
+	bool wakeup = r == &latency_system &&
+		      IS_ENABLED(CONFIG_PM_QOS_CPU_SYSTEM_WAKEUP);
+	struct latency_holder holder;
+	int value;
+
+	seq_puts(m, "# identifier usecs cpus pid comm\n");
+	if (latency_show_holders(r, m, ""))
+		return -ENOMEM;
 	latency_show_cpus(r, m);
-	raw_spin_lock_irqsave(&r->lock, flags);
-	value = latency_registry_value(r);
-	latency_holder_copy(&holder, value < INFINITE_LATENCY ?
-			    rb_entry(rb_first_cached(&r->all),
-				     struct latency_request, rbnode) : NULL);
-	raw_spin_unlock_irqrestore(&r->lock, flags);
-	latency_holder_show(m, -1, -1, value, &holder);
+	if (wakeup) {
+		if (latency_show_holders(&latency_wakeup, m, "# wakeup "))
+			return -ENOMEM;
+		value = latency_show_value(&latency_wakeup, &holder);
+		latency_holder_show(m, "# s2idle", -1, -1, value, &holder);
+	}
+	value = latency_show_value(r, &holder);
+	latency_holder_show(m, "# system", -1, -1, value, &holder);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(latency_registry_show);

@@ -57,6 +57,17 @@ struct latency_cpus {
 	struct latency_node node[];
 };
 
+/* A static registry whose limits bound idle; @none means no constraint. */
+#define DEFINE_LATENCY_REGISTRY(r, percpu, none)			\
+struct latency_registry r = {						\
+	.lock = __RAW_SPIN_LOCK_UNLOCKED(r.lock), .value = none,	\
+	.seq = SEQCNT_RAW_SPINLOCK_ZERO(r.seq, &r.lock),		\
+	.all = RB_ROOT_CACHED, .some = RB_ROOT, .names = RB_ROOT,	\
+	.cpu = percpu, .notifiers = BLOCKING_NOTIFIER_INIT(r.notifiers), \
+	.notify_lock = __MUTEX_INITIALIZER(r.notify_lock),		\
+	.notified = none, .max = none, .idle = true,			\
+	.work = __WORK_INITIALIZER(r.work, latency_workfn) }
+
 int latency_registry_add_qos(struct latency_registry *r,
 			     struct latency_request *req, int usecs,
 			     unsigned long caller);
@@ -165,7 +176,7 @@ latency_cpu_first(struct latency_registry *r, int cpu)
 }
 
 /* latency_dev.c: a holder per open file, of either device; the listing. */
-int latency_dev_hold(struct file *file);
+int latency_dev_hold(struct file *file, struct latency_registry *r);
 void latency_dev_unhold(struct file *file);
 int latency_dev_set(struct file *file, int usecs);
 int latency_registry_show(struct latency_registry *r, struct seq_file *m);

@@ -298,6 +298,7 @@ static void genpd_test_cleanup(void *data)
 	struct genpd_test *t = data;
 
 	remove_acceptable_latency(TEST_ID);
+	remove_wakeup_latency(TEST_ID);
 	synchronize_acceptable_latency();
 	WRITE_ONCE(t->stop, true);
 	if (t->idle)
@@ -479,6 +480,40 @@ static void cpuidle_latency_genpd_join_leave(struct kunit *test)
 	t->cpu_member = NULL;
 	KUNIT_EXPECT_FALSE(test, cpumask_test_cpu(t->cpu, t->pd.cpus));
 	KUNIT_EXPECT_EQ(test, before, genpd_test_domain_ns(t));
+}
+
+/*
+ * Suspend-to-idle: the CPU domain governor's system_power_down_ok gives a
+ * CPU domain its deepest state whose latency fits the system wakeup limit,
+ * none when no state fits; a runtime constraint does not bound it.
+ */
+static void cpuidle_latency_genpd_system_wakeup(struct kunit *test)
+{
+	struct genpd_test *t;
+	static const struct { int usecs; bool ok; int idx; } want[] = {
+		{ S32_MAX, true, 1 }, { 80, true, 1 }, { 79, true, 0 },
+		{ 10, true, 0 }, { 9, false, -1 },
+	};
+	int i;
+
+	if (!IS_ENABLED(CONFIG_PM_QOS_CPU_SYSTEM_WAKEUP))
+		kunit_skip(test, "needs CONFIG_PM_QOS_CPU_SYSTEM_WAKEUP");
+	t = genpd_test_domain(test);
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		KUNIT_ASSERT_EQ(test, 0, set_wakeup_latency(TEST_ID, want[i].usecs));
+		t->pd.state_idx = -1;
+		KUNIT_EXPECT_EQ_MSG(test, want[i].ok,
+				    pm_domain_cpu_gov.system_power_down_ok(&t->pd.domain),
+				    "%d us", want[i].usecs);
+		if (want[i].ok)
+			KUNIT_EXPECT_EQ_MSG(test, want[i].idx, t->pd.state_idx,
+					    "%d us", want[i].usecs);
+	}
+	KUNIT_EXPECT_EQ(test, 0, remove_wakeup_latency(TEST_ID));
+	/* 5 us of runtime constraint: s2idle still powers the domain off. */
+	KUNIT_ASSERT_EQ(test, 0, set_acceptable_latency(TEST_ID, 5));
+	KUNIT_EXPECT_TRUE(test, pm_domain_cpu_gov.system_power_down_ok(&t->pd.domain));
+	KUNIT_EXPECT_EQ(test, 1, t->pd.state_idx);
 }
 #endif
 
@@ -916,6 +951,28 @@ static void cpuidle_latency_governor_req_infinite_ignored(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, before, cpuidle_governor_latency_req(0));
 }
 
+/*
+ * The governors read the smaller of the runtime limit and the system
+ * wakeup limit (6.19's cpuidle_governor_latency_req()), whichever is lower.
+ */
+static void cpuidle_latency_governor_req_wakeup(struct kunit *test)
+{
+	s64 before = cpuidle_governor_latency_req(0);
+
+	if (!IS_ENABLED(CONFIG_PM_QOS_CPU_SYSTEM_WAKEUP))
+		kunit_skip(test, "needs CONFIG_PM_QOS_CPU_SYSTEM_WAKEUP");
+	KUNIT_ASSERT_GT(test, before, 40 * US);
+	KUNIT_ASSERT_EQ(test, 0, set_wakeup_latency(TEST_ID, 40));
+	KUNIT_EXPECT_EQ(test, 40 * US, cpuidle_governor_latency_req(0));
+	KUNIT_ASSERT_EQ(test, 0, set_acceptable_latency(TEST_ID, 30));
+	KUNIT_EXPECT_EQ(test, 30 * US, cpuidle_governor_latency_req(0));
+	KUNIT_ASSERT_EQ(test, 0, set_wakeup_latency(TEST_ID, 20));
+	KUNIT_EXPECT_EQ(test, 20 * US, cpuidle_governor_latency_req(0));
+	KUNIT_EXPECT_EQ(test, 0, remove_wakeup_latency(TEST_ID));
+	KUNIT_EXPECT_EQ(test, 0, remove_acceptable_latency(TEST_ID));
+	KUNIT_EXPECT_EQ(test, before, cpuidle_governor_latency_req(0));
+}
+
 static struct kunit_case cpuidle_latency_cases[] = {
 	KUNIT_CASE(cpuidle_latency_fit_below_keeps_state),
 	KUNIT_CASE(cpuidle_latency_fit_equal_keeps_state),
@@ -930,6 +987,7 @@ static struct kunit_case cpuidle_latency_cases[] = {
 	KUNIT_CASE(cpuidle_latency_governor_req_zero),
 	KUNIT_CASE(cpuidle_latency_forced_idle_left_alone),
 	KUNIT_CASE(cpuidle_latency_governor_req_infinite_ignored),
+	KUNIT_CASE(cpuidle_latency_governor_req_wakeup),
 #if IS_BUILTIN(CONFIG_CPUIDLE_LATENCY_KUNIT_TEST)
 	KUNIT_CASE(cpuidle_latency_enter_demotes_too_deep),
 #endif
@@ -937,6 +995,7 @@ static struct kunit_case cpuidle_latency_cases[] = {
 	KUNIT_CASE(cpuidle_latency_genpd_cpu_domain),
 	KUNIT_CASE(cpuidle_latency_genpd_power_on),
 	KUNIT_CASE(cpuidle_latency_genpd_join_leave),
+	KUNIT_CASE(cpuidle_latency_genpd_system_wakeup),
 #endif
 #if LATENCY_KUNIT_COUPLED
 	KUNIT_CASE(cpuidle_latency_coupled_cluster),

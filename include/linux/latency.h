@@ -17,6 +17,7 @@
 #include <linux/atomic.h>
 #include <linux/compiler.h>
 #include <linux/cpumask.h>
+#include <linux/limits.h>
 #include <linux/minmax.h>
 #include <linux/mutex_types.h>
 #include <linux/notifier.h>
@@ -105,9 +106,13 @@ struct latency_cpu {
  * @notify_lock: serialises runs of @notifiers; protects @notified
  * @notified: the last value given to @notifiers
  * @work: calls @notifiers after a call that cannot sleep
+ * @max: the value that means "no constraint", the largest one held
+ * @idle: whether its limits bound CPU idle, so that a change wakes the CPUs
  *
- * The system registry, latency_system, is the one behind the API; KUnit
- * tests private ones.  The layout is private to kernel/latency*.c.
+ * The system registry, latency_system, is the one behind the API; the
+ * system wakeup registry, latency_wakeup, bounds suspend-to-idle too
+ * (wakeup_latency_constraint()); KUnit tests private ones.  The layout is
+ * private to kernel/latency*.c.
  */
 struct latency_registry {
 	raw_spinlock_t lock;	/* see the locking rule in latency.c */
@@ -122,6 +127,8 @@ struct latency_registry {
 	struct mutex notify_lock;	/* serialises notifier runs */
 	int notified;
 	struct work_struct work;
+	int max;
+	bool idle;
 };
 
 #ifdef CONFIG_LATENCY
@@ -152,8 +159,8 @@ void latency_registry_sync(struct latency_registry *r);
 int latency_request_init(struct latency_request *req, const char *identifier);
 int register_latency_notifier(struct notifier_block *nb);
 
-/* Private: read it only through the calls below. */
-extern struct latency_registry latency_system;
+/* Private: read them only through the calls below. */
+extern struct latency_registry latency_system, latency_wakeup;
 DECLARE_PER_CPU(struct latency_cpu, latency_cpu);
 
 /**
@@ -214,21 +221,42 @@ static __always_inline int latency_limit(struct latency_registry *r,
 }
 
 /**
+ * wakeup_latency_constraint - the system wakeup latency limit
+ *
+ * The minimum over the holders of the system wakeup class
+ * (/dev/cpu_wakeup_latency, set_wakeup_latency()), S32_MAX when none is
+ * held or without CONFIG_PM_QOS_CPU_SYSTEM_WAKEUP: how long the system may
+ * take to wake up from suspend-to-idle.  It bounds runtime idle too
+ * (cpu_latency_constraint()).
+ *
+ * Context: Any context.  A lock-free read of one integer.
+ * Return: The limit in microseconds, 0..S32_MAX.
+ */
+static inline int wakeup_latency_constraint(void)
+{
+	return IS_ENABLED(CONFIG_PM_QOS_CPU_SYSTEM_WAKEUP) ?
+	       READ_ONCE(latency_wakeup.value) : S32_MAX;
+}
+
+/**
  * cpu_latency_constraint - the maximum acceptable latency on one CPU
  * @cpu: the CPU, possible (online or not)
  *
- * The minimum of system_latency_constraint() and of the constraints held
+ * The minimum of system_latency_constraint(), of the constraints held
  * for a set of CPUs that includes @cpu (set_acceptable_latency_cpus(),
- * latency_request_add_cpus()): what the idle states of @cpu must respect.
+ * latency_request_add_cpus()) and of wakeup_latency_constraint(): what the
+ * idle states of @cpu must respect.
  * A constraint for an offline CPU is kept, and applies when it comes online.
  *
  * Context: Any context, including hard interrupt and the idle loop.  A
- * lock-free read of two integers, retried while a change publishes them.
+ * lock-free read of three integers, the first two retried while a change
+ * publishes them.
  * Return: The constraint of @cpu in microseconds, 0..INFINITE_LATENCY.
  */
 static inline int cpu_latency_constraint(unsigned int cpu)
 {
-	return latency_limit(&latency_system, per_cpu_ptr(&latency_cpu, cpu));
+	return min(latency_limit(&latency_system, per_cpu_ptr(&latency_cpu, cpu)),
+		   wakeup_latency_constraint());
 }
 
 /*
@@ -343,6 +371,49 @@ static inline int remove_acceptable_latency(const char *identifier)
 {
 	return latency_kernel_name(identifier, false) ?:
 	       latency_registry_remove(&latency_system, identifier);
+}
+
+/**
+ * set_wakeup_latency - bound how long the system takes to wake up
+ * @identifier: string that identifies this driver, as for
+ *	set_acceptable_latency()
+ * @usecs: the longest the system may take to wake up from suspend-to-idle,
+ *	in microseconds; S32_MAX means "no constraint"
+ *
+ * Holds a constraint of the system wakeup class, the one that
+ * /dev/cpu_wakeup_latency holds for user space: suspend-to-idle enters no
+ * state whose exit latency exceeds the smallest of them
+ * (wakeup_latency_constraint()).  It bounds runtime idle too, as
+ * set_acceptable_latency() does, and is in effect when this returns.  The
+ * class has its own names: an identifier may hold one constraint of each.
+ *
+ * Context: Process context; may sleep.
+ * Return: As set_acceptable_latency(); 0, holding nothing, without
+ * CONFIG_PM_QOS_CPU_SYSTEM_WAKEUP.
+ */
+static inline int set_wakeup_latency(const char *identifier, int usecs)
+{
+	if (!IS_ENABLED(CONFIG_PM_QOS_CPU_SYSTEM_WAKEUP))
+		return 0;
+	return latency_kernel_name(identifier, true) ?:
+	       latency_registry_set_cpus(&latency_wakeup, identifier, usecs,
+					 NULL, NULL);
+}
+
+/**
+ * remove_wakeup_latency - remove a constraint of set_wakeup_latency()
+ * @identifier: its identifier
+ *
+ * Context: Any context, including hard interrupt; never sleeps.
+ * Return: As remove_acceptable_latency(); 0 without
+ * CONFIG_PM_QOS_CPU_SYSTEM_WAKEUP.
+ */
+static inline int remove_wakeup_latency(const char *identifier)
+{
+	if (!IS_ENABLED(CONFIG_PM_QOS_CPU_SYSTEM_WAKEUP))
+		return 0;
+	return latency_kernel_name(identifier, false) ?:
+	       latency_registry_remove(&latency_wakeup, identifier);
 }
 
 /**
@@ -559,8 +630,9 @@ static inline s64 latency_idle_enter(u64 exit_ns, u64 next_ns)
 	latency_idle_lower(exit_ns, next_ns);
 	/* Pairs with the smp_mb() of latency_idle_wake() in latency.c. */
 	smp_mb();
-	return latency_usecs_to_ns(latency_limit(&latency_system,
-						 this_cpu_ptr(&latency_cpu)));
+	return latency_usecs_to_ns(min(latency_limit(&latency_system,
+						     this_cpu_ptr(&latency_cpu)),
+				       wakeup_latency_constraint()));
 }
 
 /* latency_idle_exit - this CPU has left its idle state; interrupts off. */
@@ -651,6 +723,21 @@ static inline int system_latency_constraint(void)
 static inline int cpu_latency_constraint(unsigned int cpu)
 {
 	return INFINITE_LATENCY;
+}
+
+static inline int wakeup_latency_constraint(void)
+{
+	return S32_MAX;
+}
+
+static inline int set_wakeup_latency(const char *identifier, int usecs)
+{
+	return 0;
+}
+
+static inline int remove_wakeup_latency(const char *identifier)
+{
+	return 0;
 }
 
 static inline s64 latency_idle_enter(u64 exit_ns, u64 next_ns)

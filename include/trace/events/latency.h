@@ -16,14 +16,21 @@
  * then on.  A user-space holder of /dev/acceptable_latency is named
  * "user:<seq>".  A holder that is given a new CPU set is removed and added.
  *
+ *   latency_wakeup  a holder of the system wakeup class appears, changes
+ *                   or disappears: old_usecs or usecs 2147483647 (S32_MAX,
+ *                   no constraint) where it held none, cpus "all", system
+ *                   the system wakeup limit (wakeup_latency_constraint())
+ *
  * And one event each time a change reaches the idle CPUs, after the lock
  * is dropped:
  *
  *   latency_idle_wake  old: the system value before the change (at the
- *                      call, for synchronize_acceptable_latency()); new:
- *                      the system value when the event fires (equal for
- *                      a change of a constraint for some CPUs only, unless
- *                      another change came meanwhile);
+ *                      call, for synchronize_acceptable_latency()), or the
+ *                      wakeup limit for a change of that class; new: the
+ *                      smaller of the system value and the wakeup limit
+ *                      when the event fires (equal for a change of a
+ *                      constraint for some CPUs only, unless another change
+ *                      came meanwhile);
  *                      deep: CPUs interrupted because their idle state is
  *                      too deep for their new limit; shallow: CPUs woken
  *                      because their new limit allows a deeper state;
@@ -79,6 +86,11 @@ DEFINE_EVENT(latency_holder, latency_update,
 	     TP_ARGS(identifier, old_usecs, usecs, cpus, system));
 
 DEFINE_EVENT(latency_holder, latency_remove,
+	     TP_PROTO(const char *identifier, int old_usecs, int usecs,
+		      const struct cpumask *cpus, int system),
+	     TP_ARGS(identifier, old_usecs, usecs, cpus, system));
+
+DEFINE_EVENT(latency_holder, latency_wakeup,
 	     TP_PROTO(const char *identifier, int old_usecs, int usecs,
 		      const struct cpumask *cpus, int system),
 	     TP_ARGS(identifier, old_usecs, usecs, cpus, system));

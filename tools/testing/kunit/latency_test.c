@@ -44,7 +44,7 @@ static int latency_registry_init_private(struct latency_registry *r)
 
 	*r = (struct latency_registry) {
 		.value = INFINITE_LATENCY, .all = RB_ROOT_CACHED,
-		.notified = INFINITE_LATENCY,
+		.notified = INFINITE_LATENCY, .max = INFINITE_LATENCY,
 	};
 	r->cpu = alloc_percpu(struct latency_cpu);
 	if (!r->cpu)
@@ -2541,6 +2541,134 @@ static void latency_system_async_irqs_off_deferred(struct kunit *test)
 	synchronize_acceptable_latency();
 }
 
+/*
+ * The system wakeup class: a registry of its own whose "no constraint" is
+ * S32_MAX, so that 600 ms and 2 s are held as given (the runtime class
+ * takes 1 s and more as none); it caps every CPU's runtime limit, not the
+ * system value, and its names are its own.
+ */
+static void latency_wakeup_limit_not_clipped(struct kunit *test)
+{
+	int sys = system_latency_constraint(), cpu, i;
+	static const int values[] = { 600000, 2000000, 50, S32_MAX - 1 };
+
+	if (!IS_ENABLED(CONFIG_PM_QOS_CPU_SYSTEM_WAKEUP))
+		kunit_skip(test, "needs CONFIG_PM_QOS_CPU_SYSTEM_WAKEUP");
+	if (wakeup_latency_constraint() != S32_MAX)
+		kunit_skip(test, "a system wakeup holder is held");
+	for (i = 0; i < ARRAY_SIZE(values); i++) {
+		KUNIT_ASSERT_EQ(test, set_wakeup_latency(KTEST_ID, values[i]), 0);
+		KUNIT_EXPECT_EQ(test, wakeup_latency_constraint(), values[i]);
+		KUNIT_EXPECT_EQ(test, cpu_wakeup_latency_qos_limit(), values[i]);
+		KUNIT_EXPECT_EQ(test, system_latency_constraint(), sys);
+		for_each_possible_cpu(cpu)
+			KUNIT_EXPECT_EQ_MSG(test, cpu_latency_constraint(cpu),
+					    min(values[i],
+						latency_registry_cpu_value(&latency_system,
+									   cpu)),
+					    "CPU%d, %d us", cpu, values[i]);
+	}
+	/* The same name in the runtime class is another holder. */
+	KUNIT_ASSERT_EQ(test, set_wakeup_latency(KTEST_ID, 50), 0);
+	KUNIT_ASSERT_EQ(test, set_acceptable_latency(KTEST_ID, 70), 0);
+	KUNIT_EXPECT_EQ(test, wakeup_latency_constraint(), 50);
+	KUNIT_EXPECT_EQ(test, system_latency_constraint(), min(sys, 70));
+	KUNIT_EXPECT_EQ(test, cpu_latency_qos_cpu_limit(0), 50);
+	KUNIT_EXPECT_EQ(test, remove_acceptable_latency(KTEST_ID), 0);
+	KUNIT_EXPECT_EQ(test, wakeup_latency_constraint(), 50);
+	KUNIT_EXPECT_EQ(test, set_wakeup_latency(KTEST_ID, S32_MAX), 0);
+	KUNIT_EXPECT_EQ(test, wakeup_latency_constraint(), S32_MAX);
+	KUNIT_EXPECT_EQ(test, remove_wakeup_latency(KTEST_ID), 0);
+	KUNIT_EXPECT_EQ(test, remove_wakeup_latency(KTEST_ID), -ENOENT);
+	KUNIT_EXPECT_EQ(test, wakeup_latency_constraint(), S32_MAX);
+	KUNIT_EXPECT_EQ(test, cpu_latency_qos_limit(),
+			sys < INFINITE_LATENCY ? sys : PM_QOS_CPU_LATENCY_DEFAULT_VALUE);
+}
+
+/*
+ * A system wakeup holder caps runtime idle with the promises of the
+ * runtime class: a CPU entering idle reads it (the entry re-check), and a
+ * synchronous call returns once no CPU is idle too deep for it.
+ */
+static void latency_wakeup_caps_runtime_idle(struct kunit *test)
+{
+	struct latency_fake_idle f = { .exit_ns = 90 * NSEC_PER_USEC };
+	int cpu = cpumask_last(cpu_online_mask), deep;
+	unsigned int other = cpumask_any_but(cpu_online_mask, cpu);
+	struct task_struct *t;
+	unsigned long flags;
+	s64 limit;
+
+	if (!IS_ENABLED(CONFIG_PM_QOS_CPU_SYSTEM_WAKEUP))
+		kunit_skip(test, "needs CONFIG_PM_QOS_CPU_SYSTEM_WAKEUP");
+	if (other >= nr_cpu_ids)
+		kunit_skip(test, "needs a second online CPU");
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(other)), 0);
+	KUNIT_ASSERT_EQ(test, set_wakeup_latency(KTEST_ID, 20), 0);
+	local_irq_save(flags);
+	limit = latency_idle_enter(100 * NSEC_PER_USEC, 0);
+	latency_idle_exit();
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, limit, (s64)20 * NSEC_PER_USEC);
+	KUNIT_ASSERT_EQ(test, set_wakeup_latency(KTEST_ID, 200), 0);
+	if (register_trace_latency_idle_wake(latency_test_wake_probe, NULL)) {
+		remove_wakeup_latency(KTEST_ID);
+		kunit_skip(test, "needs the latency_idle_wake trace point");
+	}
+	f.cpu = cpu;
+	t = latency_fake_idle_start(&f);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	KUNIT_EXPECT_TRUE(test, latency_fake_idle_enter(&f));
+	atomic_set(&latency_test_deep, 0);
+	KUNIT_EXPECT_EQ(test, set_wakeup_latency(KTEST_ID, 20), 0);
+	deep = atomic_read(&latency_test_deep);
+	/* Interrupted, and out of its state, when the call returned. */
+	KUNIT_EXPECT_GE(test, deep, 1);
+	KUNIT_EXPECT_EQ(test, latency_fake_idle_state(&f), 0);
+	latency_fake_idle_stop(&f, t);
+	unregister_trace_latency_idle_wake(latency_test_wake_probe, NULL);
+	tracepoint_synchronize_unregister();
+	KUNIT_EXPECT_EQ(test, remove_wakeup_latency(KTEST_ID), 0);
+}
+
+/*
+ * The listing names the system wakeup holders after the runtime "# cpu"
+ * lines, as "# wakeup" lines, then the limit s2idle honours and its holder;
+ * the "# cpu" lines count it, the "# system" line, still the last, not.
+ */
+static void latency_wakeup_listing(struct kunit *test)
+{
+	struct seq_file m = {};
+	char want[96];
+	char *wakeup, *s2idle, *sys;
+
+	if (!IS_ENABLED(CONFIG_PM_QOS_CPU_SYSTEM_WAKEUP))
+		kunit_skip(test, "needs CONFIG_PM_QOS_CPU_SYSTEM_WAKEUP");
+	new_seq(test, &m);
+	KUNIT_ASSERT_EQ(test, set_wakeup_latency(KTEST_ID, 3), 0);
+	latency_registry_show(&latency_system, &m);
+	KUNIT_EXPECT_EQ(test, remove_wakeup_latency(KTEST_ID), 0);
+	snprintf(want, sizeof(want), "\n# wakeup %s 3 all - -\n", KTEST_ID);
+	wakeup = strstr(m.buf, want);
+	snprintf(want, sizeof(want), "\n# s2idle 3 %s\n# system ", KTEST_ID);
+	s2idle = strstr(m.buf, want);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, wakeup, "%s", m.buf);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, s2idle, "%s", m.buf);
+	KUNIT_EXPECT_TRUE_MSG(test, wakeup && s2idle && wakeup < s2idle,
+			      "%s", m.buf);
+	snprintf(want, sizeof(want), " 3 %s\n# wakeup ", KTEST_ID);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(m.buf, want), "# cpu: %s", m.buf);
+	sys = strstr(m.buf, "\n# system ");
+	KUNIT_EXPECT_TRUE_MSG(test, sys && !strchr(sys + 1, '\n')[1], "%s", m.buf);
+	KUNIT_EXPECT_NULL_MSG(test, strstr(sys ?: "", KTEST_ID), "%s", m.buf);
+	/* Without a holder, "no constraint" and no holder. */
+	m.count = 0;
+	memset(m.buf, 0, m.size);
+	latency_registry_show(&latency_system, &m);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(m.buf, "\n# s2idle 2147483647 -\n"),
+				  "%s", m.buf);
+}
+
 struct latency_watch {
 	struct latency_registry *r;
 	unsigned long reads;
@@ -2712,6 +2840,9 @@ static struct kunit_case latency_test_cases[] = {
 	KUNIT_CASE(latency_system_async_irqs_off_deferred),
 	KUNIT_CASE(latency_cpus_move_publishes_once),
 	KUNIT_CASE(latency_system_user_names_reserved),
+	KUNIT_CASE(latency_wakeup_limit_not_clipped),
+	KUNIT_CASE(latency_wakeup_caps_runtime_idle),
+	KUNIT_CASE(latency_wakeup_listing),
 	{}
 };
 

@@ -198,6 +198,13 @@ for f in /proc/acpi/processor/*/power; do
 	[ -f "$f" ] || { bad="$bad $f:missing"; continue; }
 	i=0
 	while IFS= read -r line; do
+		# The system wakeup limit, with CONFIG_PM_QOS_CPU_SYSTEM_WAKEUP.
+		case $i:$line in
+		4:"s2idle latency limit:"*)
+			echo "$line" | grep -Eq '^s2idle latency limit:    [0-9]+ usec$' ||
+				bad="$bad $f:s2idle"
+			continue ;;
+		esac
 		i=$((i + 1))
 		case $i in
 		1) re='^active state:            C[0-9]+$' ;;

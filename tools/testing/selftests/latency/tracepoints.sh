@@ -65,7 +65,7 @@ if [ ! -d $T/events/latency ]; then
 	exit "$KSFT_SKIP"
 fi
 
-ktap_set_plan 16
+ktap_set_plan 17
 
 others=$(($(grep -c '^processor' /proc/cpuinfo) - 1))
 
@@ -93,6 +93,13 @@ exec 5>/dev/cpu_dma_latency
 printf '\115\000\000\000' >&5
 printf '\115\000\000\000' >&5
 exec 5>&-
+
+# A holder of the system wakeup class, 300 us as hex text, then closed.
+if [ -c /dev/cpu_wakeup_latency ]; then
+	exec 6>/dev/cpu_wakeup_latency
+	printf '0x12c' >&6
+	exec 6>&-
+fi
 
 echo 0 >$T/tracing_on
 echo 0 >$T/events/latency/enable
@@ -136,6 +143,14 @@ qos_same_value_once() {
 		[ "$(echo "$trace" | grep -c "pm_qos_update_target: action=UPDATE_REQ .*curr_value=77\$")" -eq 1 ]
 }
 qos_remove_seen() { traced "pm_qos_remove_request: CPU_DMA_LATENCY value=-1\$"; }
+# The wakeup holder: added with no constraint, 300 us, removed, each one
+# latency_wakeup event with the wakeup limit as system.
+wakeup_seen() {
+	w='latency_wakeup: identifier=user:[0-9a-f]*'
+	traced "$w old_usecs=2147483647 usecs=2147483647 cpus=all system=2147483647\$" &&
+		traced "$w old_usecs=2147483647 usecs=300 cpus=all system=300\$" &&
+		traced "$w old_usecs=300 usecs=2147483647 cpus=all system=2147483647\$"
+}
 
 ktap_test_result "latency_add names the new user-space holder ($id)" add_names_holder
 ktap_test_result "latency_add: no constraint yet, system $base" add_seen
@@ -158,6 +173,12 @@ else
 	ktap_test_skip "latency_idle_wake for CPU 1 alone (one CPU)"
 fi
 ktap_test_result "/dev/cpu_dma_latency open: pm_qos_add_request" qos_add_seen
+if [ -c /dev/cpu_wakeup_latency ]; then
+	ktap_test_result "latency_wakeup: a /dev/cpu_wakeup_latency holder's add, 300 us, remove" \
+		wakeup_seen
+else
+	ktap_test_skip "latency_wakeup: no /dev/cpu_wakeup_latency"
+fi
 ktap_test_result "... write of 77: pm_qos_update_request value=77" qos_update_seen
 ktap_test_result "... 77 again: no second pm_qos_update_target" qos_same_value_once
 ktap_test_result "... close: pm_qos_remove_request" qos_remove_seen
