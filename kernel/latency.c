@@ -89,13 +89,15 @@ EXPORT_PER_CPU_SYMBOL_GPL(latency_cpu);
  * freed after an RCU grace period, so that the wake-up may read a CPU set
  * after the lock is dropped.  Readers of the values take no lock.  The
  * notifiers run under ->notify_lock, a mutex, never under ->lock, and must
- * not change a constraint.  Statically "no constraint": a query made
- * before any initcall does not forbid every idle state.
+ * not change a constraint.  Statically "no constraint" (the wakeup class:
+ * all CPUs only, up to S32_MAX as upstream): a query before any initcall
+ * forbids no idle state.
  */
-DEFINE_LATENCY_REGISTRY(latency_system, &latency_cpu, INFINITE_LATENCY);
+struct latency_registry latency_system =
+	LATENCY_REGISTRY_INIT(latency_system, &latency_cpu, INFINITE_LATENCY);
 EXPORT_SYMBOL_GPL(latency_system);	/* for the inline readers */
-/* The system wakeup class: for all CPUs only, up to S32_MAX as upstream. */
-DEFINE_LATENCY_REGISTRY(latency_wakeup, NULL, S32_MAX);
+struct latency_registry latency_wakeup =
+	LATENCY_REGISTRY_INIT(latency_wakeup, NULL, S32_MAX);
 EXPORT_SYMBOL_GPL(latency_wakeup);
 
 /*
@@ -121,9 +123,7 @@ static int latency_check_id(const char *id)
 
 static int latency_check_usecs(int usecs)
 {
-	if (WARN_ONCE(usecs < 0, "latency: negative latency %d\n", usecs))
-		return -EINVAL;
-	return 0;
+	return WARN_ONCE(usecs < 0, "latency: negative latency %d\n", usecs) ? -EINVAL : 0;
 }
 
 /* A set must name a possible CPU; the others are dropped (a smaller machine). */
@@ -373,9 +373,9 @@ static __always_inline bool latency_trace_enabled(struct latency_registry *r,
 
 /*
  * The one primitive, under ->lock, for every holder: add @req with the set
- * @cpus (NULL: all) and @usecs (at most ->max), give it @usecs,
- * @usecs and the set @cpus, or remove it; every tree change, then publish
- * the system value and the minimum of each CPU it had or has.
+ * @cpus (NULL: all) and @usecs (at most ->max), give it @usecs (update), or
+ * @usecs and the set @cpus (move), or remove it; make the tree changes, then
+ * publish the system value and the minimum of each CPU it had or has.
  */
 static __always_inline void
 __latency_apply(struct latency_registry *r, struct latency_request *req,

@@ -58,8 +58,7 @@ struct latency_cpus {
 };
 
 /* A static registry whose limits bound idle; @none means no constraint. */
-#define DEFINE_LATENCY_REGISTRY(r, percpu, none)			\
-struct latency_registry r = {						\
+#define LATENCY_REGISTRY_INIT(r, percpu, none) {			\
 	.lock = __RAW_SPIN_LOCK_UNLOCKED(r.lock), .value = none,	\
 	.seq = SEQCNT_RAW_SPINLOCK_ZERO(r.seq, &r.lock),		\
 	.all = RB_ROOT_CACHED, .some = RB_ROOT, .names = RB_ROOT,	\
