@@ -77,10 +77,50 @@ arm64)
 	;;
 esac
 
+# x86 test: the host presses ACPI's power button through QEMU's monitor
+# each time the guest's kernel says it is in the suspend-to-idle loop
+# ("PM: suspend-to-idle", a debug message s2idle.sh has printed), until it
+# says it resumed: the wake source of s2idle.sh.  QEMU's CMOS RTC raises its
+# ACPI event only in S3, never in s2idle.
+monitor=
+if [ "$mode" = test ] && [ "${GUEST:-x86_64}" != arm64 ]; then
+	mon=$build/qemu-monitor.$$
+	rm -f "$mon.in" "$mon.out"
+	mkfifo "$mon.in" "$mon.out"
+	monitor="-monitor pipe:$mon"
+fi
+
+# power_button QEMU_PID: press for the n-th s2idle until the n-th resume,
+# every 3 s, at most 20 times; the monitor's answers are thrown away.
+power_button() {
+	cat "$mon.out" >/dev/null &
+	n=0
+	tail -n +1 -F --pid="$1" "$log" 2>/dev/null | while IFS= read -r line; do
+		case $line in
+		*"PM: suspend-to-idle"*)
+			n=$((n + 1))
+			i=0
+			while [ "$i" -lt 20 ] && kill -0 "$1" 2>/dev/null &&
+				[ "$(grep -c 'PM: resume from suspend-to-idle' "$log")" -lt "$n" ]; do
+				timeout 5 sh -c 'echo system_powerdown >"$1"' sh "$mon.in" || true
+				sleep 3
+				i=$((i + 1))
+			done
+			;;
+		esac
+	done
+}
+
 case $mode in
 test)
+	: >"$log"
 	# stdin must be open for -serial stdio, but nothing may be read from it.
-	timeout "${BOOT_TIMEOUT:-1200}" "$@" </dev/null >"$log" 2>&1 || true
+	# shellcheck disable=SC2086
+	timeout "${BOOT_TIMEOUT:-1200}" "$@" $monitor </dev/null >>"$log" 2>&1 &
+	qemu=$!
+	[ -z "$monitor" ] || power_button "$qemu" &
+	wait "$qemu" || true
+	[ -z "$monitor" ] || rm -f "$mon.in" "$mon.out"
 	;;
 shell)
 	exec "$@"
