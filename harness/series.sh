@@ -9,8 +9,9 @@
 # build/series/linux is a git repository of the pristine base, one commit
 # "Linux 6.12.118" (branch "base"), made once and reused while it is clean.
 # Branch "series" is rebuilt from it on every run: for each patch, its new
-# files and stages are copied and its hunks of PATH.patch files applied on
-# top of the state so far.  Every repository file at a kernel path must be
+# files and stages are copied, its whole or staged PATH.patch files applied
+# to the base version of their file, and its hunks of PATH.patch files
+# applied on top of the state so far.  Every repository file at a kernel path must be
 # in exactly one patch, every hunk of a PATH.patch in exactly one patch,
 # every stage (series/stages/N/PATH.diff, laid by harness/stages.sh as
 # build/series/stages/N/PATH) in exactly one patch and superseded by PATH
@@ -82,7 +83,6 @@ awk -v list="$list" -v top="$top" '
 	$1 == "file" { if (NF != 2) fail("file PATH"); print p, "file", $2; next }
 	$1 == "stage" {
 		if (NF != 3 || $3 !~ /^[0-9]+$/) { fail("stage PATH N"); next }
-		if ($2 ~ /\.patch$/) { fail($2 ": a PATH.patch is laid by hunks, not staged"); next }
 		print p, "stage", $2, $3
 		next
 	}
@@ -131,8 +131,8 @@ while read -r p kind f h; do
 done <"$plan"
 dups=$(awk '{ k = $2 == "file" ? $3 : $3 " " $2 " " $4; if (k in seen) print k " (" seen[k] ", " $1 ")"; seen[k] = $1 }' "$plan")
 [ -z "$dups" ] || { echo "series: in more than one patch: $dups" >&2; bad=1; }
-mixed=$(awk '$2 == "file" { f[$3] = 1 } $2 == "hunk" { h[$3] = 1 } END { for (x in f) if (x in h) print x }' "$plan")
-[ -z "$mixed" ] || { echo "series: both whole and by hunk: $mixed" >&2; bad=1; }
+mixed=$(awk '$2 != "hunk" { f[$3] = 1 } $2 == "hunk" { h[$3] = 1 } END { for (x in f) if (x in h) print x }' "$plan")
+[ -z "$mixed" ] || { echo "series: both whole (or staged) and by hunk: $mixed" >&2; bad=1; }
 # Stages: each laid by one patch, at most one stage of a file per patch,
 # each superseded in a later patch by another stage or, last, by the file
 # itself ("file PATH"); each differs from what supersedes it; every file
@@ -225,18 +225,19 @@ g log -1 --format=%s base | grep -qx "Linux $version" || die "$tree: branch base
 g checkout -q -B series base
 for p in $patches; do
 	grep "^$p " "$plan" | while read -r _ kind f h; do
-		if [ "$kind" = stage ]; then
-			mkdir -p "$(dirname "$tree/$f")"
-			cp "$laid/$h/$f" "$tree/$f"
-			continue
-		fi
-		[ "$kind" = file ] || continue
+		src=$top/$f
+		[ "$kind" = stage ] && src=$laid/$h/$f
+		[ "$kind" = hunk ] && continue
 		case $f in
-		*.patch)	hunks "$top/$f" "$(seq -s ' ' "$(nhunks "$top/$f")")" >"$work/part" ;;
-		*)		mkdir -p "$(dirname "$tree/$f")"; cp "$top/$f" "$tree/$f"; continue ;;
+		*.patch)
+			# Whole or staged: a stage of it or itself, on the base.
+			g show "base:${f%.patch}" >"$tree/${f%.patch}" ||
+				die "$p: ${f%.patch} is not in the base"
+			patch -s -f -F0 --no-backup-if-mismatch "$tree/${f%.patch}" "$src" ||
+				die "$p: $f${h:+ (stage $h)} does not apply"
+			;;
+		*)	mkdir -p "$(dirname "$tree/$f")"; cp "$src" "$tree/$f" ;;
 		esac
-		patch -s -f -F0 --no-backup-if-mismatch "$tree/${f%.patch}" "$work/part" ||
-			die "$p: $f does not apply"
 	done
 	for f in $(awk -v p="$p" '$1 == p && $2 == "hunk" { print $3 }' "$plan" | sort -u); do
 		sel=$(awk -v p="$p" -v f="$f" '$1 == p && $2 == "hunk" && $3 == f { printf "%s ", $4 }' "$plan")
