@@ -100,6 +100,9 @@ power_button() {
 		*"PM: suspend-to-idle"*)
 			n=$((n + 1))
 			i=0
+			# The message comes before the CPUs idle: a press
+			# before s2idle_enter() would end the loop at once.
+			sleep 1
 			while [ "$i" -lt 20 ] && kill -0 "$1" 2>/dev/null &&
 				[ "$(grep -c 'PM: resume from suspend-to-idle' "$log")" -lt "$n" ]; do
 				timeout 5 sh -c 'echo system_powerdown >"$1"' sh "$mon.in" || true

@@ -131,7 +131,7 @@ static int latency_check_cpus(struct latency_registry *r,
 			      const struct cpumask *cpus)
 {
 	if (WARN_ONCE(!r->cpu || !cpus || !cpumask_intersects(cpus, cpu_possible_mask),
-		      "latency: a CPU set without a possible CPU\n"))
+		      "latency: a CPU set with no possible CPU, or in a class without sets\n"))
 		return -EINVAL;
 	return 0;
 }

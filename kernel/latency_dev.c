@@ -542,7 +542,9 @@ static void latency_show_cpus(struct latency_registry *r, struct seq_file *m)
 {
 	struct latency_holder h, run, wakeup = {};
 	int cpu, value, first = -1, last = -1, run_value = 0;
-	int wakeup_value = IS_ENABLED(CONFIG_PM_QOS_CPU_SYSTEM_WAKEUP) ?
+	/* The system wakeup limit caps runtime idle too. */
+	int wakeup_value = IS_ENABLED(CONFIG_PM_QOS_CPU_SYSTEM_WAKEUP) &&
+			   r == &latency_system ?
 			   latency_show_value(&latency_wakeup, &wakeup) : S32_MAX;
 	unsigned long flags;
 
@@ -569,8 +571,7 @@ static void latency_show_cpus(struct latency_registry *r, struct seq_file *m)
 			snprintf(h.identifier, sizeof(h.identifier),
 				 "cpu%d/power/pm_qos_resume_latency_us", cpu);
 		}
-		/* The system wakeup limit caps runtime idle too. */
-		if (r == &latency_system && wakeup_value < value) {
+		if (wakeup_value < value) {
 			value = wakeup_value;
 			h = wakeup;
 		}

@@ -1003,8 +1003,16 @@ static struct kunit_case cpuidle_latency_cases[] = {
 	{}
 };
 
+/* Whatever a failed case left held goes away. */
+static void cpuidle_latency_exit(struct kunit *test)
+{
+	remove_acceptable_latency(TEST_ID);
+	remove_wakeup_latency(TEST_ID);
+}
+
 static struct kunit_suite cpuidle_latency_suite = {
 	.name = "cpuidle_latency",
+	.exit = cpuidle_latency_exit,
 	.test_cases = cpuidle_latency_cases,
 };
 

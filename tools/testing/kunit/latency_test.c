@@ -269,6 +269,7 @@ static void latency_test_exit(struct kunit *test)
 	unregister_latency_notifier(&ctx->sys.nb);
 	remove_acceptable_latency(KTEST_ID);
 	remove_acceptable_latency(KTEST_ID ":ipw");
+	remove_wakeup_latency(KTEST_ID);
 	if (latency_request_active(&ctx->req))
 		latency_request_remove(&ctx->req);
 }
@@ -2659,7 +2660,8 @@ static void latency_wakeup_listing(struct kunit *test)
 	snprintf(want, sizeof(want), " 3 %s\n# wakeup ", KTEST_ID);
 	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(m.buf, want), "# cpu: %s", m.buf);
 	sys = strstr(m.buf, "\n# system ");
-	KUNIT_EXPECT_TRUE_MSG(test, sys && !strchr(sys + 1, '\n')[1], "%s", m.buf);
+	KUNIT_EXPECT_TRUE_MSG(test, sys && strchr(sys + 1, '\n') &&
+			      !strchr(sys + 1, '\n')[1], "%s", m.buf);
 	KUNIT_EXPECT_NULL_MSG(test, strstr(sys ?: "", KTEST_ID), "%s", m.buf);
 	/* Without a holder, "no constraint" and no holder. */
 	m.count = 0;
