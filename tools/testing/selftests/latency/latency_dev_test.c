@@ -114,7 +114,8 @@ static void read_listing(struct listing *l)
 			l->ok = false;
 			continue;
 		}
-		if (!strncmp(line, "# cpu ", 6))	/* a CPU's limit */
+		/* A CPU's limit, the wakeup class: comment lines. */
+		if (!strncmp(line, "# ", 2) && strncmp(line, "# system ", 9))
 			continue;
 		if (!strncmp(line, "# system ", 9)) {
 			if (sscanf(line + 9, "%d %63s", &l->system, l->setter) != 2)
