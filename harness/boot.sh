@@ -77,21 +77,22 @@ arm64)
 	;;
 esac
 
-# x86 test: the host presses ACPI's power button through QEMU's monitor
+# x86 test and demo: the host presses ACPI's power button through QEMU's monitor
 # each time the guest's kernel says it is in the suspend-to-idle loop
 # ("PM: suspend-to-idle", a debug message s2idle.sh has printed), until it
 # says it resumed: the wake source of s2idle.sh.  QEMU's CMOS RTC raises its
 # ACPI event only in S3, never in s2idle.
 monitor=
-if [ "$mode" = test ] && [ "${GUEST:-x86_64}" != arm64 ]; then
+if [ "$mode" != shell ] && [ "${GUEST:-x86_64}" != arm64 ]; then
 	mon=$build/qemu-monitor.$$
 	rm -f "$mon.in" "$mon.out"
 	mkfifo "$mon.in" "$mon.out"
 	monitor="-monitor pipe:$mon"
 fi
 
-# power_button QEMU_PID: press for the n-th s2idle until the n-th resume,
-# every 3 s, at most 20 times; the monitor's answers are thrown away.
+# power_button PID: press for the n-th s2idle until the n-th resume, every
+# 3 s, at most 20 times, while PID (QEMU's, or this script's) lives; the
+# monitor's answers are thrown away.
 power_button() {
 	cat "$mon.out" >/dev/null &
 	n=0
@@ -129,10 +130,14 @@ shell)
 	exec "$@"
 	;;
 *)
-	timeout "${BOOT_TIMEOUT:-600}" "$@" </dev/null 2>&1 | tee "$log" |
+	: >"$log"
+	[ -z "$monitor" ] || power_button "$$" &
+	# shellcheck disable=SC2086
+	timeout "${BOOT_TIMEOUT:-600}" "$@" $monitor </dev/null 2>&1 | tee -a "$log" |
 		sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g; s/\x1b[a-zA-Z]//g' |
 		grep -v -e '^latency-harness: done' -e 'reboot: Power down' \
 			-e 'SeaBIOS' -e 'Booting from ROM' -e '^iPXE' || true
+	[ -z "$monitor" ] || rm -f "$mon.in" "$mon.out"
 	grep -q '^latency-harness: done' "$log" || {
 		echo "boot: the guest did not finish; see $log" >&2
 		exit 1
