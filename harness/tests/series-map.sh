@@ -105,7 +105,7 @@ fresh
 sed -i '\|^file kernel/latency.c$|d' "$tmp/repo/series/series"
 map
 rc=$?
-grep -q 'series/stages/4/kernel/latency.c (0004-[a-z-]*) is not superseded by kernel/latency.c' "$tmp/out" &&
+grep -q 'series/stages/5/kernel/latency.c (0005-[a-z-]*) is not superseded by kernel/latency.c' "$tmp/out" &&
 	[ $rc -ne 0 ]
 result $? "a stage that the file never supersedes fails"
 
@@ -143,12 +143,14 @@ rc=$?
 	[ -z "$(git -C "$tmp/repo" status --porcelain -- series)" ]
 result $? "an edit of what patch 1 has reaches stage 1, series/ unchanged"
 
-# A line that patch 5 adds (latency_trace()): make series stops, names the
-# diff and its hunk; regen writes the diffs again, and the edit stays out
-# of the stages before patch 5.
+# A line that patch 5 adds (the export of latency_idle_wake) and patch 18
+# leaves alone: make series stops, names the diff and its hunk; regen
+# writes the diffs again, and the edit stays out of the stages before
+# patch 5.
 fresh
-sed -i 's|^\tlatency_trace(req, action, ch->old,$|&\t/* trial */|' \
+sed -i 's|^EXPORT_TRACEPOINT_SYMBOL_GPL(latency_idle_wake);$|&\t/* trial */|' \
 	"$tmp/repo/kernel/latency.c"
+grep -q 'latency_idle_wake);	/\* trial \*/$' "$tmp/repo/kernel/latency.c" || echo "# the trial edit did not apply"
 map
 rc=$?
 grep -q 'series/stages/4/kernel/latency.c.diff does not apply' "$tmp/out" &&
