@@ -92,7 +92,9 @@ deepest_s2idle() {
 	echo "$n"
 }
 
-entered_deepest() { [ "$rc" -eq 0 ] && case " $entered " in *":$DEEPEST "*) true ;; *) false ;; esac; }
+entered_deepest() {
+	[ "$rc" -eq 0 ] && case " $entered " in *":$DEEPEST "*) true ;; *) false ;; esac
+}
 not_deepest() {
 	[ "$rc" -eq 0 ] && [ -n "$entered" ] &&
 		case " $entered " in *":$DEEPEST "*) false ;; *) true ;; esac
@@ -157,7 +159,8 @@ holder=$(awk -v p=$$ -v v="$HOLD" \
 	/proc/latency_constraints)
 s2line=$(grep '^# s2idle ' /proc/latency_constraints)
 # No '#' in a description: KTAP would read a directive.
-ktap_test_result "the listing names the holder (${holder:-none}) and the s2idle limit (${s2line#"# "})" \
+ktap_test_result \
+	"the listing names the holder (${holder:-none}) and the s2idle limit (${s2line#"# "})" \
 	listed
 pl=$(cat /proc/acpi/processor/*/power 2>/dev/null |
 	sed -n 's/^s2idle latency limit:    \([0-9]*\) usec$/\1/p' | sort -u | tr '\n' ' ')
@@ -174,7 +177,8 @@ exec 4>"$QOS_DEV"
 printf '%08x' "$HOLD" >&4
 suspend_once
 exec 4>&-
-ktap_test_result "s2idle under a $QOS_DEV holder alone enters $DEEPEST (rc $rc; entered: $entered)" \
+ktap_test_result \
+	"s2idle under a $QOS_DEV holder alone enters $DEEPEST (rc $rc; entered: $entered)" \
 	entered_deepest
 
 # 10: and once more with nothing held.
