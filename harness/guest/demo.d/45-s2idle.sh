@@ -49,9 +49,9 @@ if [ ! -c /dev/cpu_wakeup_latency ] || ! grep -qw freeze /sys/power/state ||
 else
 	s2idle_demo_suspend
 	demo_check "with no wakeup holder, s2idle enters C3" [ "$s2idle_demo_d" -gt 0 ]
-	echo "\$ exec 3>/dev/cpu_wakeup_latency; printf 0x64 >&3     # 100 us"
+	echo "\$ exec 3>/dev/cpu_wakeup_latency; printf 00000064 >&3     # 100 us, hex"
 	exec 3>/dev/cpu_wakeup_latency
-	printf 0x64 >&3
+	printf 00000064 >&3
 	echo "\$ grep -e '^# wakeup' -e '^# s2idle' /proc/latency_constraints"
 	grep -e '^# wakeup' -e '^# s2idle' /proc/latency_constraints
 	demo_check "the holder and the s2idle limit are listed" s2idle_demo_listed
