@@ -11,12 +11,12 @@
  * digits that are unique but count nothing (no pid either: the listing
  * shows the opener's only to a reader who may see it), and registered with
  * no constraint at open time, so that /proc/latency_constraints names it
- * with the pid and command of its opener from the start.  A write sets its constraint, which is held for as long
- * as the file stays open: close() and the death of the last process that
- * has it open both end in ->release(), which removes it.  A write may name
- * the CPUs the constraint applies to ("20 cpus=2-15"); without a list it
- * applies to all.  A read returns the system value as decimal text.  An
- * open for reading only holds nothing.
+ * with the pid and command of its opener from the start.  A write sets its
+ * constraint, which is held for as long as the file stays open: close() and
+ * the death of the last process that has it open both end in ->release(),
+ * which removes it.  A write may name the CPUs the constraint applies to
+ * ("20 cpus=2-15"); without a list it applies to all.  A read returns the
+ * system value as decimal text.  An open for reading only holds nothing.
  *
  * Who may hold a constraint is decided by the mode of the device node alone
  * (0600, root), as for /dev/cpu_dma_latency: an administrator can hand the

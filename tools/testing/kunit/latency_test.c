@@ -1306,8 +1306,8 @@ static void latency_set_race_same_name_one_entry(struct kunit *test)
 }
 
 /* A request takes the name while set allocates: set gives up. */
-static struct latency_constraint *latency_test_alloc_request_races(size_t len,
-								    gfp_t gfp)
+static struct latency_constraint *
+latency_test_alloc_request_races(size_t len, gfp_t gfp)
 {
 	struct kunit *test = kunit_get_current_test();
 
