@@ -60,7 +60,8 @@ sysfs_counters() {
 # (3579545 Hz), between the time counters (usec), give or take a tick.
 counters_bad() {	# counters_bad CPU
 	before=$(sysfs_counters "$1")
-	power=$(sed -n 's/^   [ *]\(C[0-9]*\):.* usage\[\([0-9]*\)\] duration\[\([0-9]*\)\]$/\1 \2 \3/p' \
+	power=$(sed -n \
+		's/^   [ *]\(C[0-9]*\):.* usage\[\([0-9]*\)\] duration\[\([0-9]*\)\]$/\1 \2 \3/p' \
 		"$(power_file "$1")")
 	after=$(sysfs_counters "$1")
 	printf '%s\n' "$before" "#" "$power" "#" "$after" | awk -v cpu="$1" '

@@ -247,7 +247,8 @@ DEEP=$last
 sleep $COUNTED
 idle_window
 DEEP=$deep
-ktap_test_result "'$lat' held, state $last's exit latency: every CPU still enters it (moved: $moved)" \
+ktap_test_result \
+	"'$lat' held, state $last's exit latency: every CPU still enters it (moved: $moved)" \
 	all_moved
 exec 3>&-
 

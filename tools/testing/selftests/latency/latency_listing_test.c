@@ -327,13 +327,14 @@ TEST_F(holder, identifier_counts_nothing)
 	for (i = 0; i < 2; i++) {
 		const char *end = strstr(self->listing, i ? " 3005 all " : " 3004 all ");
 		const char *start = end;
-		int n = -1;
+		int n = -1, matched;
 
 		ASSERT_NE(NULL, end) TH_LOG("%s", self->listing);
 		while (start > self->listing && start[-1] != '\n')
 			start--;
 		snprintf(id[i], sizeof(id[i]), "%.*s", (int)(end - start), start);
-		EXPECT_EQ(0, sscanf(id[i], "user:%*16[0-9a-f]%n", &n));
+		matched = sscanf(id[i], "user:%*16[0-9a-f]%n", &n);
+		EXPECT_EQ(0, matched);
 		EXPECT_EQ(21, n) TH_LOG("identifier %s", id[i]);
 		token[i] = strtoull(id[i] + 5, NULL, 16);
 	}

@@ -139,8 +139,10 @@ qos_add_seen() { traced "pm_qos_add_request: CPU_DMA_LATENCY value=-1\$"; }
 qos_update_seen() { traced "pm_qos_update_request: CPU_DMA_LATENCY value=77\$"; }
 # Two writes of 77, one change: the second returns early, as in 6.12.
 qos_same_value_once() {
-	[ "$(echo "$trace" | grep -c "pm_qos_update_request: CPU_DMA_LATENCY value=77\$")" -eq 2 ] &&
-		[ "$(echo "$trace" | grep -c "pm_qos_update_target: action=UPDATE_REQ .*curr_value=77\$")" -eq 1 ]
+	[ "$(echo "$trace" |
+		grep -c "pm_qos_update_request: CPU_DMA_LATENCY value=77\$")" -eq 2 ] &&
+		[ "$(echo "$trace" |
+			grep -c "pm_qos_update_target: action=UPDATE_REQ .*curr_value=77\$")" -eq 1 ]
 }
 qos_remove_seen() { traced "pm_qos_remove_request: CPU_DMA_LATENCY value=-1\$"; }
 # The wakeup holder: added with no constraint, 300 us, removed, each one

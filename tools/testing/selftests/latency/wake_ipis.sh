@@ -176,7 +176,8 @@ judge() {
 			}
 			viol[kind " " path] += bad
 			wrong += bad
-			line = line " cpu" c "=" cls "(" ((c in at) ? at[c] : "-") "):" w "/" f (bad ? "!" : "") \
+			line = line " cpu" c "=" cls "(" ((c in at) ? at[c] : "-") "):" \
+				w "/" f (bad ? "!" : "") \
 				(cls == "shallow" && kind == "shallow" && !w && !f ? "?" : "")
 			res[c] = nipi[c] = csd[c] = 0
 		}
@@ -266,7 +267,10 @@ judge() {
 }
 
 # "judged KIND PATH N" and "violations KIND PATH N" of the verdict.
-count() { echo "$verdict" | awk -v w="$1 $2 $3" '$1 " " $2 " " $3 == w { print $4 + 0; f = 1 } END { if (!f) print 0 }'; }
+count() {
+	echo "$verdict" |
+		awk -v w="$1 $2 $3" '$1 " " $2 " " $3 == w { print $4 + 0; f = 1 } END { if (!f) print 0 }'
+}
 
 # The checks.
 none_interrupted() {
@@ -424,15 +428,18 @@ traced=$(echo "$verdict" | sed -n 's/^traced //p')
 ktap_print_msg "/proc/interrupts before: $counts0; after: $counts1; traced: $traced"
 
 ktap_test_result "a change that crosses no state interrupts no CPU" none_interrupted
-ktap_test_result "a synchronous tightening interrupts each CPU idle too deep once (latency_idle_ipi), no other" \
+ktap_test_result \
+	"a synchronous tightening interrupts each CPU idle too deep once (latency_idle_ipi), no other" \
 	deep_sync_exact
 if [ -n "$async" ]; then
-	ktap_test_result "an asynchronous tightening wakes each CPU idle too deep once (wake_up_if_idle), no other" \
+	ktap_test_result \
+		"an asynchronous tightening wakes each CPU idle too deep once (wake_up_if_idle), no other" \
 		deep_async_exact
 else
 	ktap_test_skip "an asynchronous tightening: no $PARAM"
 fi
-ktap_test_result "a relaxation wakes each CPU idle below a state it allows once (wake_up_if_idle), no other" \
+ktap_test_result \
+	"a relaxation wakes each CPU idle below a state it allows once (wake_up_if_idle), no other" \
 	shallow_exact
 ktap_test_result "/proc/interrupts counts at least the interrupts traced" counted
 
