@@ -141,8 +141,8 @@ qos_update_seen() { traced "pm_qos_update_request: CPU_DMA_LATENCY value=77\$"; 
 qos_same_value_once() {
 	[ "$(echo "$trace" |
 		grep -c "pm_qos_update_request: CPU_DMA_LATENCY value=77\$")" -eq 2 ] &&
-		[ "$(echo "$trace" |
-			grep -c "pm_qos_update_target: action=UPDATE_REQ .*curr_value=77\$")" -eq 1 ]
+		[ "$(echo "$trace" | grep -c \
+			"pm_qos_update_target: action=UPDATE_REQ .*curr_value=77\$")" -eq 1 ]
 }
 qos_remove_seen() { traced "pm_qos_remove_request: CPU_DMA_LATENCY value=-1\$"; }
 # The wakeup holder: added with no constraint, 300 us, removed, each one

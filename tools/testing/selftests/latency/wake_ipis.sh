@@ -269,7 +269,8 @@ judge() {
 # "judged KIND PATH N" and "violations KIND PATH N" of the verdict.
 count() {
 	echo "$verdict" |
-		awk -v w="$1 $2 $3" '$1 " " $2 " " $3 == w { print $4 + 0; f = 1 } END { if (!f) print 0 }'
+		awk -v w="$1 $2 $3" '$1 " " $2 " " $3 == w { print $4 + 0; f = 1 }
+			END { if (!f) print 0 }'
 }
 
 # The checks.
@@ -428,19 +429,16 @@ traced=$(echo "$verdict" | sed -n 's/^traced //p')
 ktap_print_msg "/proc/interrupts before: $counts0; after: $counts1; traced: $traced"
 
 ktap_test_result "a change that crosses no state interrupts no CPU" none_interrupted
-ktap_test_result \
-	"a synchronous tightening interrupts each CPU idle too deep once (latency_idle_ipi), no other" \
-	deep_sync_exact
+desc="a synchronous tightening interrupts each CPU idle too deep once"
+ktap_test_result "$desc (latency_idle_ipi), no other" deep_sync_exact
 if [ -n "$async" ]; then
-	ktap_test_result \
-		"an asynchronous tightening wakes each CPU idle too deep once (wake_up_if_idle), no other" \
-		deep_async_exact
+	desc="an asynchronous tightening wakes each CPU idle too deep once"
+	ktap_test_result "$desc (wake_up_if_idle), no other" deep_async_exact
 else
 	ktap_test_skip "an asynchronous tightening: no $PARAM"
 fi
-ktap_test_result \
-	"a relaxation wakes each CPU idle below a state it allows once (wake_up_if_idle), no other" \
-	shallow_exact
+desc="a relaxation wakes each CPU idle below a state it allows once"
+ktap_test_result "$desc (wake_up_if_idle), no other" shallow_exact
 ktap_test_result "/proc/interrupts counts at least the interrupts traced" counted
 
 ktap_finished
