@@ -11,12 +11,12 @@
 #  - scripts/checkpatch.pl --strict reports no error, warning or check on
 #    any patch.  One check is answered rather than obeyed: argument reuse
 #    in LATENCY_REGISTRY_INIT(), a static initializer whose arguments are
-#    identifiers (as those of __MUTEX_INITIALIZER()).  One warning too: "added, moved
-#    or deleted file(s), does MAINTAINERS need updating?" is accepted when
-#    every file the patch adds already has a MAINTAINERS section at that
-#    point of the series (patch 1 adds the LATENCY CONSTRAINTS entry for
-#    all of the series' new files; the others sit in ACPI's and ipw2x00's
-#    directories);
+#    identifiers (as those of __MUTEX_INITIALIZER()).  One warning too:
+#    "added, moved or deleted file(s), does MAINTAINERS need updating?" is
+#    accepted when every file the patch adds already has a MAINTAINERS
+#    section at that point of the series (patch 1 adds the LATENCY
+#    CONSTRAINTS entry for all of the series' new files; the others sit in
+#    ACPI's and ipw2x00's directories);
 #  - a W=1 build of the objects of the series gives no warning on a line
 #    the series adds.
 # Prints the time of each step; the last line is "series-check: N passed,

@@ -11,8 +11,8 @@
 # Branch "series" is rebuilt from it on every run: for each patch, its new
 # files and stages are copied, its whole or staged PATH.patch files applied
 # to the base version of their file, and its hunks of PATH.patch files
-# applied on top of the state so far.  Every repository file at a kernel path must be
-# in exactly one patch, every hunk of a PATH.patch in exactly one patch,
+# applied on top of the state so far.  Every repository file at a kernel
+# path must be in exactly one patch, every hunk of a PATH.patch in exactly one patch,
 # every stage (series/stages/N/PATH.diff, laid by harness/stages.sh as
 # build/series/stages/N/PATH) in exactly one patch and superseded by PATH
 # itself later, and the last commit must be byte-identical to what
